@@ -1,0 +1,40 @@
+#!/usr/bin/env bash
+# Installs what fitscale needs on a fresh Debian machine (idempotent), fetches the chart library
+# from npm, and builds. Usage: scripts/setup.sh [BUILD_DIR] [extra cmake args...]
+set -euo pipefail
+cd "$(dirname "$0")/.."
+BUILD_DIR=${1:-build}
+shift || true
+
+PACKAGES=(build-essential cmake ninja-build ccache pkg-config
+  libgtest-dev libgmock-dev libbenchmark-dev
+  libcurl4-openssl-dev libssl-dev libsqlite3-dev libsimdjson-dev libyaml-cpp-dev libcli11-dev
+  libspdlog-dev libfmt-dev libpugixml-dev libcpp-httplib-dev nlohmann-json3-dev
+  nodejs npm prometheus chromium kubectl python3)
+missing=()
+for p in "${PACKAGES[@]}"; do
+  dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p")
+done
+# kubectl, python3, node and npm may come from outside Debian's packages on this image: ask apt
+# for them only when the command itself is missing.
+filtered=()
+for p in "${missing[@]}"; do
+  case "$p" in
+    kubectl|python3|npm) command -v "$p" >/dev/null 2>&1 && continue ;;
+    nodejs) command -v node >/dev/null 2>&1 && continue ;;
+  esac
+  filtered+=("$p")
+done
+if [ ${#filtered[@]} -gt 0 ]; then
+  echo "setup: installing ${filtered[*]}" >&2
+  export DEBIAN_FRONTEND=noninteractive
+  apt-get update -qq
+  apt-get install -y -qq "${filtered[@]}" >/dev/null
+fi
+
+if [ ! -f web/node_modules/chart.js/dist/chart.umd.js ]; then
+  (cd web && npm install --no-audit --no-fund --silent)
+fi
+
+cmake -S . -B "$BUILD_DIR" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo "$@" >/dev/null
+cmake --build "$BUILD_DIR" -j"$(nproc)"

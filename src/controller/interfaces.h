@@ -1,0 +1,123 @@
+#pragma once
+// The seams between the controller and the three worlds it runs in (DESIGN.md, "One controller,
+// three worlds"): simulated (sim/), live Kubernetes + AWS (kube/, cloud/aws/), and the virtual
+// cluster served on loopback. Nothing behind these interfaces is visible to the controller.
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "model/catalog.h"
+#include "model/money.h"
+#include "model/node.h"
+#include "model/pod.h"
+#include "model/time.h"
+
+namespace fitscale {
+
+class Clock {
+ public:
+  virtual ~Clock() = default;
+  virtual Time now() const = 0;
+};
+
+// ---------------------------------------------------------------------------------------------
+// Cluster side.
+
+struct PodDisruptionBudgetView {
+  std::string ns;
+  std::string name;
+  LabelSelector selector;
+  std::int64_t disruptions_allowed = 0;  // status.disruptionsAllowed
+};
+
+// Kubernetes nodes (with no cloud information: state is Registered or Ready) and pods.
+struct ClusterState {
+  bool synced = false;  // false: the view cannot be trusted; the controller acts on nothing
+  std::vector<Node> nodes;
+  std::vector<Pod> pods;
+  std::vector<PodDisruptionBudgetView> pdbs;
+  // Pods that could not be decoded: skipped with an event on them, never fatal.
+  std::vector<std::pair<std::string, std::string>> bad_pods;  // "ns/name", error
+};
+
+enum class EvictOutcome { Evicted, BlockedByBudget /* HTTP 429 */, NotFound, Failed };
+
+struct ObjectRef {
+  std::string kind;  // "Pod" or "Node"
+  std::string ns;    // empty for nodes
+  std::string name;
+  std::string uid;
+};
+
+class ClusterView {
+ public:
+  virtual ~ClusterView() = default;
+  // Changes every time anything in the view changes, so a loop with nothing new can skip work.
+  virtual std::uint64_t generation() const = 0;
+  virtual ClusterState observe() = 0;
+  virtual bool cordon(const std::string& node) = 0;
+  virtual bool add_taint(const std::string& node, const Taint& taint) = 0;
+  virtual EvictOutcome evict(const std::string& ns, const std::string& pod) = 0;
+  virtual bool delete_node(const std::string& node) = 0;
+  // type "Normal" or "Warning"; reason a CamelCase word ("TriggeredScaleUp", "BudgetRefused").
+  virtual void record_event(const ObjectRef& about, const std::string& type,
+                            const std::string& reason, const std::string& message) = 0;
+};
+
+// ---------------------------------------------------------------------------------------------
+// Cloud side.
+
+struct Instance {
+  std::string id;
+  std::string instance_type;
+  std::string zone;
+  CapacityType capacity_type = CapacityType::Spot;
+  std::string state;        // "pending", "running", "shutting-down", "terminated"
+  std::string provider_id;  // what the Node's spec.providerID will be
+  Time launched_at = 0;
+  Micros price_micros_per_hour = 0;
+  std::string pool;
+  std::string owner_namespace;
+  std::string job;
+  bool interruption_notice = false;
+  std::map<std::string, std::string> tags;
+};
+
+struct LaunchRequest {
+  std::string instance_type;
+  std::string zone;
+  CapacityType capacity_type = CapacityType::Spot;
+  int count = 1;
+  std::string pool;
+  std::string owner_namespace;
+  std::string job;
+  std::string client_token;  // idempotency: a retried request never launches twice
+  Micros price_micros_per_hour = 0;
+};
+
+struct LaunchFailure {
+  std::string offering_key;  // Offering::key()
+  int count = 0;             // instances not launched
+  std::string code;          // "InsufficientInstanceCapacity", ...
+  std::string message;
+  bool capacity_error = false;  // back off this offering; a non-capacity error is not one
+};
+
+struct LaunchResult {
+  std::vector<Instance> launched;
+  std::vector<LaunchFailure> failures;
+};
+
+class CloudProvider {
+ public:
+  virtual ~CloudProvider() = default;
+  virtual std::string name() const = 0;  // "sim", "aws"
+  virtual LaunchResult launch(const LaunchRequest& request) = 0;
+  virtual void terminate(const std::vector<std::string>& instance_ids) = 0;
+  // Every instance this cluster owns (tagged with the cluster's name), not yet terminated.
+  virtual std::vector<Instance> list_instances() = 0;
+};
+
+}  // namespace fitscale

@@ -1,0 +1,33 @@
+#pragma once
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "model/offering.h"
+
+namespace fitscale {
+
+struct CatalogOptions {
+  std::vector<std::string> zones = {"us-east-1a", "us-east-1b", "us-east-1c"};
+  std::string region = "us-east-1";
+  std::string pool = "default";
+  AllocatableRule allocatable;
+};
+
+// Instance types and the offerings built from them (type x zone x capacity type; no spot
+// offering where the spot price is empty).
+struct Catalog {
+  std::vector<InstanceType> types;
+  std::vector<Offering> offerings;
+  std::vector<std::string> gpu_models;  // distinct catalog model names, for label aliases
+
+  const InstanceType* find_type(std::string_view name) const;
+};
+
+// Parses the catalog CSV; `source` names the file in errors ("catalog.csv:12: column spot_usd_per_hour: ...").
+std::vector<InstanceType> parse_catalog_csv(std::string_view text, std::string_view source);
+Catalog build_catalog(std::vector<InstanceType> types, const CatalogOptions& options);
+// The copy of ../shared/data/aws-us-east-1.csv embedded in the binary.
+std::string_view default_catalog_csv();
+
+}  // namespace fitscale

@@ -1,0 +1,53 @@
+#pragma once
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "model/labels.h"
+#include "model/pod.h"
+#include "model/resources.h"
+#include "model/taint.h"
+#include "model/time.h"
+
+namespace fitscale {
+
+// Where a node is in fitscale's lifecycle: launched -> registered -> ready -> removed.
+enum class NodeState {
+  InFlight,    // instance launched, no Node object yet
+  Registered,  // Node exists, not Ready
+  Ready,
+  Deleting,    // cordoned/draining by fitscale
+};
+const char* to_string(NodeState s);
+
+// A node as the planner sees it: a Kubernetes Node merged with the cloud instance behind it
+// (either half may be missing: an in-flight instance has no Node; a node fitscale did not
+// launch has no instance).
+struct Node {
+  std::string name;          // Node name; for an in-flight instance, its instance id
+  std::string provider_id;   // aws:///us-east-1a/i-0123...
+  Labels labels;
+  std::vector<Taint> taints;
+  Resources allocatable;
+  NodeState state = NodeState::Ready;
+  bool unschedulable = false;  // spec.unschedulable (cordoned)
+  Time created = 0;            // Node creation, or instance launch for in-flight ones
+
+  // Set when fitscale launched the instance behind this node.
+  bool managed = false;
+  std::string instance_id;
+  std::string instance_type;
+  std::string zone;
+  CapacityType capacity_type = CapacityType::OnDemand;
+  std::int64_t price_micros_per_hour = 0;
+  std::string owner_namespace;  // the namespace whose job caused the launch (idle cost owner)
+  std::string owner_job;
+  Time launched_at = 0;
+  // Since when no pod other than daemonset and mirror pods has been on it (tracked by the
+  // controller); nullopt while busy.
+  std::optional<Time> empty_since;
+  bool interruption_notice = false;  // spot instance marked for reclamation
+};
+
+}  // namespace fitscale

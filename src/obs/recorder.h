@@ -1,0 +1,57 @@
+#pragma once
+// What the controller tells the outside world about what it did: logs, Kubernetes events (through
+// ClusterView), metrics. Implementations: a logging/metrics recorder (obs/), the simulator's
+// report recorder (sim/), and NullRecorder.
+#include <map>
+#include <string>
+#include <vector>
+
+#include "model/time.h"
+
+namespace fitscale {
+
+struct Plan;
+struct Snapshot;
+
+enum class ActionKind {
+  Launch,          // instances launched for pods
+  LaunchFailed,    // the cloud refused (code in fields["code"])
+  Refuse,          // budget/limit refusal
+  Unschedulable,   // no offering fits
+  Remove,          // node removed (reason: empty, never-registered, interrupted)
+  Interrupted,     // spot instance taken back
+  Evict,
+  EvictBlocked,
+};
+const char* to_string(ActionKind k);
+
+struct ActionRecord {
+  ActionKind kind = ActionKind::Launch;
+  std::string subject;  // "ns/pod", node name, instance id, job
+  std::string reason;   // one line a person reads
+  std::map<std::string, std::string> fields;  // machine-readable extras (instance_type, count, usd_per_hour, code, ...)
+};
+
+struct LoopStats {
+  Time at = 0;
+  double observe_s = 0, plan_s = 0, act_s = 0;
+  bool skipped = false;  // nothing changed: no plan was made
+};
+
+class Recorder {
+ public:
+  virtual ~Recorder() = default;
+  virtual void action(const ActionRecord& record) = 0;
+  // After every loop that planned: the view it planned on and the plan.
+  virtual void planned(const Snapshot& snapshot, const Plan& plan, const LoopStats& stats) = 0;
+  virtual void loop_finished(const LoopStats& stats) = 0;
+};
+
+class NullRecorder final : public Recorder {
+ public:
+  void action(const ActionRecord&) override {}
+  void planned(const Snapshot&, const Plan&, const LoopStats&) override {}
+  void loop_finished(const LoopStats&) override {}
+};
+
+}  // namespace fitscale

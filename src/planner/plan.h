@@ -1,0 +1,83 @@
+#pragma once
+#include <map>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "model/budget.h"
+#include "model/catalog.h"
+#include "model/node.h"
+#include "model/pod.h"
+#include "model/time.h"
+
+namespace fitscale {
+
+// Everything the planner may look at: one consistent view of the cluster and the cloud.
+struct Snapshot {
+  std::vector<Node> nodes;  // ready, registered and in-flight (state says which)
+  std::vector<Pod> pods;    // all pods; pending = no node_name and phase Pending
+  std::map<std::string, NamespaceSpend, std::less<>> spend;  // by namespace, from the ledger
+};
+
+// How to decide. Defaults are what a user gets with no config.
+struct Policy {
+  std::vector<std::string> zones = {"us-east-1a", "us-east-1b", "us-east-1c"};
+  std::string pool = "default";
+  Seconds empty_ttl_s = 60;           // an empty node is removed after this long
+  Seconds register_timeout_s = 900;   // an instance that has not registered by then is removed
+  Budgets budgets = safe_default_budgets();
+  bool enforce_budgets = true;
+  // Offerings currently backed off after a launch failure (Offering::key()).
+  std::set<std::string, std::less<>> unavailable_offerings;
+};
+
+struct LaunchDecision {
+  std::string instance_type;
+  std::string zone;
+  CapacityType capacity_type = CapacityType::Spot;
+  int count = 0;
+  double usd_per_hour = 0;            // of one instance
+  std::vector<std::string> pods;      // "ns/name" of the pods this launch is for
+  std::string owner_namespace;        // charged with idle time
+  std::string job;                    // job key that caused it (first one when several)
+  std::uint32_t offering_index = 0;   // into Catalog::offerings
+};
+
+enum class RemoveReason { Empty, NeverRegistered, Interrupted };
+struct RemoveDecision {
+  std::string node;
+  std::string instance_id;
+  RemoveReason kind = RemoveReason::Empty;
+  std::string reason;  // "empty for 312s"
+};
+
+enum class UnschedulableKind {
+  NoOffering,        // no offering can ever hold it (constraints, resources)
+  BudgetWait,        // refused by an hourly cap or count cap right now; reconsidered later
+  BudgetRefused,     // can never fit its caps: refused for good
+  CapacityBackoff,   // fitting offerings are all backed off right now
+  GangIncomplete,    // not all members of the gang exist yet
+};
+struct UnschedulableDecision {
+  std::string pod;  // "ns/name"
+  std::string job;
+  UnschedulableKind kind = UnschedulableKind::NoOffering;
+  std::string reason;
+};
+
+struct Plan {
+  std::vector<LaunchDecision> launch;
+  std::vector<RemoveDecision> remove;
+  std::vector<UnschedulableDecision> unschedulable;
+  // Pods the plan expects to land on existing or in-flight nodes: "ns/name" -> node name.
+  std::map<std::string, std::string> placements;
+  double usd_per_hour = 0;  // of all launches
+};
+
+// Pure and deterministic: same inputs, same plan.
+Plan plan(const Snapshot& snapshot, const Catalog& catalog, const Policy& policy, Time now);
+
+const char* to_string(RemoveReason r);
+const char* to_string(UnschedulableKind k);
+
+}  // namespace fitscale
