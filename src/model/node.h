@@ -44,8 +44,9 @@ struct Node {
   std::string owner_namespace;  // the namespace whose job caused the launch (idle cost owner)
   std::string owner_job;
   Time launched_at = 0;
-  // Since when no pod other than daemonset and mirror pods has been on it (tracked by the
-  // controller); nullopt while busy.
+  // Since when the node has run no pod that pins it (tracked by the controller): batch pods
+  // (a Job's or a bare pod) and do-not-disrupt pods pin a node; daemonset, mirror and
+  // evictable pods (e.g. a ReplicaSet's) do not. nullopt while pinned.
   std::optional<Time> empty_since;
   bool interruption_notice = false;  // spot instance marked for reclamation
 };

@@ -49,6 +49,8 @@ struct RemoveDecision {
   std::string instance_id;
   RemoveReason kind = RemoveReason::Empty;
   std::string reason;  // "empty for 312s"
+  // Pods to evict first: evictable ones (not batch, not do-not-disrupt, not daemon/mirror).
+  std::vector<std::string> evict;
 };
 
 enum class UnschedulableKind {
