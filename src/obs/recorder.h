@@ -4,6 +4,7 @@
 // report recorder (sim/), and NullRecorder.
 #include <map>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "model/time.h"
@@ -52,6 +53,24 @@ class NullRecorder final : public Recorder {
   void action(const ActionRecord&) override {}
   void planned(const Snapshot&, const Plan&, const LoopStats&) override {}
   void loop_finished(const LoopStats&) override {}
+};
+
+// Sends everything to several recorders (logs + metrics + alerts + simulator report).
+class FanoutRecorder final : public Recorder {
+ public:
+  explicit FanoutRecorder(std::vector<Recorder*> targets) : targets_(std::move(targets)) {}
+  void action(const ActionRecord& r) override {
+    for (auto* t : targets_) t->action(r);
+  }
+  void planned(const Snapshot& s, const Plan& p, const LoopStats& st) override {
+    for (auto* t : targets_) t->planned(s, p, st);
+  }
+  void loop_finished(const LoopStats& st) override {
+    for (auto* t : targets_) t->loop_finished(st);
+  }
+
+ private:
+  std::vector<Recorder*> targets_;
 };
 
 }  // namespace fitscale
