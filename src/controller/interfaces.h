@@ -118,6 +118,9 @@ class CloudProvider {
   virtual void terminate(const std::vector<std::string>& instance_ids) = 0;
   // Every instance this cluster owns (tagged with the cluster's name), not yet terminated.
   virtual std::vector<Instance> list_instances() = 0;
+  // Changes whenever list_instances() would return something different, so the controller can
+  // skip listing on a quiet loop. nullopt: not known (a real cloud); the controller lists.
+  virtual std::optional<std::uint64_t> generation() const { return std::nullopt; }
 };
 
 }  // namespace fitscale

@@ -4,6 +4,8 @@
 // (virtual clock) and by `fitscale cluster` (wall clock). Capacity failures can be injected.
 #include <cstdint>
 #include <map>
+#include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -27,14 +29,24 @@ class SimCloud final : public CloudProvider {
   LaunchResult launch(const LaunchRequest& request) override;
   void terminate(const std::vector<std::string>& instance_ids) override;
   std::vector<Instance> list_instances() override;
+  std::optional<std::uint64_t> generation() const override { return generation_; }
 
   // The next `count` launches of `offering_key` fail with `code` (e.g. InsufficientInstanceCapacity).
   void inject_failure(const std::string& offering_key, const std::string& code, int count);
   // Spot reclamation: marks the instance (interruption_notice) or removes it.
   void mark_interruption(const std::string& instance_id);
+  // The instance finished booting (pending -> running); the cluster side registers its Node.
+  void mark_running(const std::string& instance_id);
   Seconds boot_delay(const std::string& instance_type) const;
   const Instance* find(const std::string& instance_id) const;
   const SimCloudOptions& options() const { return options_; }
+
+  // Every instance ever launched, terminated ones included (state "terminated"), by id: the
+  // simulator meters cost from launch to termination with these.
+  const std::map<std::string, Instance>& all_instances() const { return instances_; }
+  // When a terminated instance stopped (absent while it lives).
+  std::optional<Time> terminated_at(const std::string& instance_id) const;
+  std::size_t live_count() const { return live_.size(); }
 
  private:
   const Catalog& catalog_;
@@ -44,6 +56,10 @@ class SimCloud final : public CloudProvider {
   std::map<std::string, Instance> instances_;  // ordered by id: deterministic listing
   std::map<std::string, std::pair<std::string, int>> injected_;  // offering -> (code, remaining)
   std::map<std::string, std::vector<std::string>> tokens_;       // client token -> instance ids
+  std::set<std::string> live_;                                   // ids not yet terminated
+  std::map<std::string, Time> terminated_at_;
+  std::map<std::string, std::size_t, std::less<>> offering_index_;  // Offering::key() -> index
+  std::uint64_t generation_ = 1;
 };
 
 }  // namespace fitscale
