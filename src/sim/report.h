@@ -1,0 +1,102 @@
+#pragma once
+// The result of one simulation as a plain value: what `fitscale simulate` prints, writes as JSON
+// (report_json) and renders as HTML (report_html in sim/html_report.h). Everything a chart needs
+// is here; nothing here refers back to the simulator.
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "model/time.h"
+
+namespace fitscale {
+
+struct SimJobCounts {
+  std::int64_t submitted = 0;
+  std::int64_t completed = 0;
+  std::int64_t refused = 0;  // refused for good by a budget, or no offering can ever hold it
+};
+
+struct SimRefusal {
+  std::string job;
+  std::string ns;
+  Seconds at_s = 0;    // virtual seconds since trace start
+  std::string reason;  // the planner's reason, with the numbers
+};
+
+struct SimCost {
+  double total = 0, spot = 0, on_demand = 0;
+  double idle = 0;  // node time with no non-daemon pod on it
+  std::map<std::string, double> by_namespace;  // attributed by dominant share, idle to the launcher
+};
+
+struct SimWait {
+  double p50 = 0, p90 = 0, p99 = 0, max = 0, mean = 0;
+};
+
+struct SimNodes {
+  std::int64_t launched = 0;
+  std::int64_t peak = 0;  // most nodes alive at once (in flight included)
+  std::int64_t interrupted = 0;
+  std::int64_t never_registered = 0;
+  std::map<std::string, std::int64_t> by_instance_type;  // launches
+};
+
+struct SimGpuHours {
+  double provisioned = 0, used = 0;
+};
+
+struct SimRunInfo {
+  double virtual_s = 0;  // from trace start to the last event
+  double wall_s = 0;     // filled by the CLI (the library never reads the wall clock); 0 otherwise
+  std::uint64_t seed = 0;
+  Seconds interval_s = 10;
+  std::int64_t loops = 0;          // controller reconciles
+  std::int64_t loops_planned = 0;  // of which made a plan (the rest had nothing new)
+  std::int64_t restarts = 0;       // jobs sent back to pending by an interruption
+};
+
+// One point every `sample_step_s` virtual seconds, the state at that instant (cost rate, counts)
+// or the running total up to it (spend).
+struct SimSample {
+  Seconds t_s = 0;
+  std::int64_t nodes = 0;  // alive: in flight, registered or ready
+  std::int64_t gpus_provisioned = 0;
+  std::int64_t gpus_used = 0;  // requested by running pods
+  double usd_per_hour = 0;     // price of every alive instance
+  std::int64_t pending_pods = 0;
+  std::int64_t running_pods = 0;
+};
+
+struct SimNamespace {
+  double cost_usd = 0;
+  std::vector<double> cumulative_usd;  // aligned with SimReport::series
+  // The caps that apply to it (config or defaults); unset = no cap.
+  std::optional<double> usd_per_hour, usd_per_day, usd_per_month, usd_per_job;
+};
+
+struct SimReport {
+  SimJobCounts jobs;
+  std::vector<SimRefusal> refusals;
+  SimCost cost_usd;
+  double lower_bound_usd = 0;
+  SimWait wait_s;
+  SimNodes nodes;
+  SimGpuHours gpu_hours;
+  SimRunInfo sim;
+
+  Seconds sample_step_s = 300;
+  std::vector<SimSample> series;
+  std::vector<double> wait_samples_s;  // one per job that started, in order of first start
+  std::map<std::string, SimNamespace> namespaces;
+};
+
+// Nearest-rank percentiles (p50 = the value at rank ceil(0.5 n)) and the mean; zeros when empty.
+SimWait wait_stats(std::vector<double> samples);
+
+// Stable key order and fixed rounding (dollars to 1e-6, hours and seconds to 1e-3), so the same
+// report always gives the same bytes.
+std::string report_json(const SimReport& report);
+
+}  // namespace fitscale
