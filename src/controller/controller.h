@@ -19,6 +19,11 @@ struct ControllerOptions {
   Seconds offering_backoff_s = 300;  // an offering that failed with a capacity error is skipped this long
   bool dry_run = false;              // log every action, take none
   std::string cluster_name = "fitscale";
+  // The world changes only between reconciles (the simulator): what the controller did itself
+  // was already counted in its plan, so it need not look again just because of its own actions.
+  bool synchronous_world = false;
+  // Pods left waiting on an hourly cap are re-planned at least this often (spend moves on).
+  Seconds waiting_recheck_s = 300;
 };
 
 struct LoopResult {
@@ -42,6 +47,11 @@ class Controller {
 
  private:
   struct State;
+  void meter_pods(const Snapshot& snapshot, Time now);
+  void launch(const Plan& p, Time now, LoopResult& result);
+  void remove(const Plan& p, const Snapshot& snapshot, Time now, LoopResult& result);
+  void report_unschedulable(const Plan& p, LoopResult& result);
+  Time next_timer(const Snapshot& snapshot, const Policy& policy, Time now) const;
   ClusterView& cluster_;
   CloudProvider& cloud_;
   const Catalog& catalog_;

@@ -1,0 +1,412 @@
+#include "controller/controller.h"
+
+#include <algorithm>
+#include <limits>
+#include <set>
+#include <unordered_map>
+
+#include "controller/snapshot_builder.h"
+#include "model/money.h"
+
+namespace fitscale {
+
+namespace {
+
+constexpr Time kNever = std::numeric_limits<Time>::max();
+
+// One line per launch, for the pod event and the log.
+std::string launch_text(const LaunchDecision& d) {
+  return std::to_string(d.count) + " x " + d.instance_type + " (" + d.zone + ", " + to_string(d.capacity_type) +
+         ") at " + format_usd(d.usd_per_hour) + "/h each";
+}
+
+std::pair<std::string, std::string> split_pod_key(const std::string& key) {
+  auto slash = key.find('/');
+  if (slash == std::string::npos) return {"", key};
+  return {key.substr(0, slash), key.substr(slash + 1)};
+}
+
+ObjectRef pod_ref(const std::string& key) {
+  auto [ns, name] = split_pod_key(key);
+  return ObjectRef{"Pod", ns, name, ""};
+}
+
+ObjectRef node_ref(const std::string& name) { return ObjectRef{"Node", "", name, ""}; }
+
+// For clouds that cannot say whether anything changed: ids and states, in listing order.
+std::string instance_fingerprint(const std::vector<Instance>& instances) {
+  std::string fp;
+  for (const auto& i : instances) {
+    fp += i.id;
+    fp += i.state;
+    fp += i.interruption_notice ? '!' : ';';
+  }
+  return fp;
+}
+
+}  // namespace
+
+struct Controller::State {
+  explicit State(const Catalog& catalog) : offerings(catalog) {}
+
+  OfferingIndex offerings;
+  bool have_observed = false;
+  bool force_plan = true;  // look again next loop (after a failure, an unsynced view, a blocked eviction)
+  std::uint64_t cluster_generation = 0;
+  std::optional<std::uint64_t> cloud_generation;
+  std::string instance_fingerprint;
+  Time last_plan_at = std::numeric_limits<Time>::min();
+  Time next_timer = kNever;  // earliest empty-TTL / register-timeout / backoff expiry
+  bool pods_waiting = false;  // the last plan left pods waiting on a budget
+
+  EmptySince empty_since;
+  std::map<std::string, Time> backoff;                 // offering key -> until
+  std::set<std::string> metered;                       // instance ids started in the ledger
+  std::map<std::string, std::string> pods_signature;   // instance id -> its metered pods
+  std::map<std::string, std::string> last_pod_event;   // pod -> last reason reported
+  std::set<std::string> refused_jobs;                  // reported once
+  std::set<std::string> draining;                      // nodes cordoned for removal
+  std::uint64_t launches = 0;                          // for client tokens
+};
+
+Controller::Controller(ClusterView& cluster, CloudProvider& cloud, const Catalog& catalog, const Clock& clock,
+                       Ledger* ledger, Recorder& recorder, ControllerOptions options)
+    : cluster_(cluster),
+      cloud_(cloud),
+      catalog_(catalog),
+      clock_(clock),
+      ledger_(ledger),
+      recorder_(recorder),
+      options_(std::move(options)),
+      state_(std::make_unique<State>(catalog)) {}
+
+Controller::~Controller() = default;
+
+namespace {
+
+NodeCharge charge_for(const Instance& inst, const OfferingIndex& offerings) {
+  NodeCharge c;
+  c.node_id = inst.id;
+  c.instance_type = inst.instance_type;
+  c.capacity_type = inst.capacity_type;
+  c.micros_per_hour = inst.price_micros_per_hour;
+  if (const Offering* o = offerings.find(inst.instance_type, inst.zone, inst.capacity_type)) {
+    c.allocatable = o->allocatable;
+  }
+  c.owner_namespace = inst.owner_namespace;
+  c.owner_job = inst.job;
+  c.pool = inst.pool;
+  return c;
+}
+
+}  // namespace
+
+LoopResult Controller::reconcile() {
+  State& st = *state_;
+  LoopResult result;
+  const Time now = clock_.now();
+  LoopStats stats;
+  stats.at = now;
+  const bool act = !options_.dry_run;
+
+  // --- Anything new? A quiet loop must cost next to nothing (the whole Philly trace is ~900,000
+  // loops), so compare generations and timers before copying any state.
+  const std::uint64_t cluster_gen = cluster_.generation();
+  const std::optional<std::uint64_t> cloud_gen = cloud_.generation();
+  std::vector<Instance> instances;
+  bool listed = false;
+  bool changed = st.force_plan || !st.have_observed || cluster_gen != st.cluster_generation;
+  if (cloud_gen) {
+    changed = changed || !st.cloud_generation || *cloud_gen != *st.cloud_generation;
+  } else {
+    instances = cloud_.list_instances();
+    listed = true;
+    std::string fp = instance_fingerprint(instances);
+    changed = changed || fp != st.instance_fingerprint;
+    st.instance_fingerprint = std::move(fp);
+  }
+  const bool timer_due = st.next_timer <= now;
+  const bool recheck = st.pods_waiting && now - st.last_plan_at >= options_.waiting_recheck_s;
+  if (!changed && !timer_due && !recheck) {
+    stats.skipped = true;
+    recorder_.loop_finished(stats);
+    return result;
+  }
+
+  // --- Observe.
+  ClusterState view = cluster_.observe();
+  if (!view.synced) {
+    // Never act on a view we cannot trust (DESIGN.md); look again next loop.
+    st.force_plan = true;
+    stats.skipped = true;
+    recorder_.loop_finished(stats);
+    return result;
+  }
+  for (const auto& [pod, error] : view.bad_pods) {
+    if (st.last_pod_event[pod] == "bad") continue;
+    st.last_pod_event[pod] = "bad";
+    cluster_.record_event(pod_ref(pod), "Warning", "FailedDecode", "fitscale skips this pod: " + error);
+  }
+  if (!listed) instances = cloud_.list_instances();
+  st.have_observed = true;
+  st.force_plan = false;
+  st.cluster_generation = cluster_gen;
+  st.cloud_generation = cloud_gen;
+
+  // The ledger meters instances: those that vanished without us (spot reclaimed, terminated by
+  // hand) stop costing now; those we did not know yet (after a restart) cost from their launch.
+  if (ledger_ != nullptr && act) {
+    std::set<std::string> live;
+    for (const auto& inst : instances) live.insert(inst.id);
+    for (auto it = st.metered.begin(); it != st.metered.end();) {
+      if (live.count(*it) == 0) {
+        ledger_->node_stopped(*it, now);
+        st.pods_signature.erase(*it);
+        it = st.metered.erase(it);
+      } else {
+        ++it;
+      }
+    }
+    for (const auto& inst : instances) {
+      if (st.metered.insert(inst.id).second) ledger_->node_started(charge_for(inst, st.offerings), inst.launched_at);
+    }
+  }
+  {
+    // Nodes we were draining and that are gone now are no longer draining.
+    std::set<std::string> names;
+    for (const auto& n : view.nodes) names.insert(n.name);
+    std::erase_if(st.draining, [&](const std::string& n) { return names.count(n) == 0; });
+  }
+
+  Snapshot snapshot = build_snapshot(std::move(view), instances, st.offerings, st.draining, now, st.empty_since);
+  if (ledger_ != nullptr) {
+    if (act) meter_pods(snapshot, now);
+    snapshot.spend = ledger_->spend(now);
+  }
+
+  Policy policy = options_.policy;
+  for (auto it = st.backoff.begin(); it != st.backoff.end();) {
+    if (it->second <= now) {
+      it = st.backoff.erase(it);
+    } else {
+      policy.unavailable_offerings.insert(it->first);
+      ++it;
+    }
+  }
+
+  // --- Plan.
+  Plan p = plan(snapshot, catalog_, policy, now);
+  result.planned = true;
+  st.last_plan_at = now;
+
+  // --- Act (in dry run: record what we would do, do nothing).
+  result.acted = act;
+  launch(p, now, result);
+  remove(p, snapshot, now, result);
+  report_unschedulable(p, result);
+
+  // Our own launches and removals were counted in the plan; in a world that only moves between
+  // loops (the simulator) looking again because of them would find nothing new.
+  if (options_.synchronous_world && !st.force_plan) {
+    st.cluster_generation = cluster_.generation();
+    st.cloud_generation = cloud_.generation();
+  }
+  st.next_timer = next_timer(snapshot, policy, now);
+
+  recorder_.planned(snapshot, p, stats);
+  recorder_.loop_finished(stats);
+  return result;
+}
+
+void Controller::meter_pods(const Snapshot& snapshot, Time now) {
+  State& st = *state_;
+  std::unordered_map<std::string_view, std::vector<const Pod*>> by_node;
+  for (const auto& pod : snapshot.pods) {
+    if (metered_pod(pod)) by_node[pod.node_name].push_back(&pod);
+  }
+  for (const auto& node : snapshot.nodes) {
+    if (!node.managed || node.state == NodeState::InFlight || st.metered.count(node.instance_id) == 0) continue;
+    std::vector<PodUsage> usage;
+    std::string signature;
+    auto it = by_node.find(node.name);
+    if (it != by_node.end()) {
+      for (const Pod* pod : it->second) {
+        usage.push_back(PodUsage{pod->key(), pod->ns, pod->job_key(), pod->requests});
+        signature += pod->key();
+        signature += '\n';
+      }
+    }
+    std::string& last = st.pods_signature[node.instance_id];
+    if (last == signature) continue;
+    last = std::move(signature);
+    ledger_->pods_changed(node.instance_id, usage, now);
+  }
+}
+
+void Controller::launch(const Plan& p, Time now, LoopResult& result) {
+  State& st = *state_;
+  const bool act = !options_.dry_run;
+  for (const auto& d : p.launch) {
+    ActionRecord rec;
+    rec.kind = ActionKind::Launch;
+    rec.subject = d.job;
+    rec.reason = launch_text(d);
+    rec.fields = {{"instance_type", d.instance_type},
+                  {"zone", d.zone},
+                  {"capacity_type", to_string(d.capacity_type)},
+                  {"count", std::to_string(d.count)},
+                  {"usd_per_hour", std::to_string(d.usd_per_hour)},
+                  {"namespace", d.owner_namespace},
+                  {"pods", std::to_string(d.pods.size())}};
+    if (!act) {
+      rec.fields["dry_run"] = "true";
+      recorder_.action(rec);
+      continue;
+    }
+    LaunchRequest req;
+    req.instance_type = d.instance_type;
+    req.zone = d.zone;
+    req.capacity_type = d.capacity_type;
+    req.count = d.count;
+    req.pool = options_.policy.pool;
+    req.owner_namespace = d.owner_namespace;
+    req.job = d.job;
+    // Deterministic and unique per decision: a retried call never launches twice.
+    req.client_token = options_.cluster_name + "-" + std::to_string(now) + "-" + std::to_string(++st.launches);
+    req.price_micros_per_hour = dollars_to_micros(d.usd_per_hour);
+    LaunchResult r = cloud_.launch(req);
+
+    for (const auto& inst : r.launched) {
+      if (ledger_ != nullptr && st.metered.insert(inst.id).second) {
+        ledger_->node_started(charge_for(inst, st.offerings), inst.launched_at);
+      }
+    }
+    if (!r.launched.empty()) {
+      rec.fields["count"] = std::to_string(r.launched.size());
+      rec.fields["instances"] = r.launched.front().id + (r.launched.size() > 1 ? ",..." : "");
+      recorder_.action(rec);
+      result.launched += static_cast<int>(r.launched.size());
+      for (const auto& pod : d.pods) {
+        st.last_pod_event[pod] = "TriggeredScaleUp";
+        cluster_.record_event(pod_ref(pod), "Normal", "TriggeredScaleUp", "fitscale launched " + launch_text(d));
+      }
+    }
+    for (const auto& f : r.failures) {
+      ActionRecord fail;
+      fail.kind = ActionKind::LaunchFailed;
+      fail.subject = d.job;
+      fail.reason = f.code + ": " + f.message;
+      fail.fields = {{"code", f.code}, {"offering", f.offering_key}, {"count", std::to_string(f.count)}};
+      if (f.capacity_error) {
+        // Skip this offering for a while: the next loop falls back to the next cheapest one.
+        st.backoff[f.offering_key] = now + options_.offering_backoff_s;
+        fail.fields["backoff_s"] = std::to_string(options_.offering_backoff_s);
+      }
+      recorder_.action(fail);
+      st.force_plan = true;
+    }
+  }
+}
+
+void Controller::remove(const Plan& p, const Snapshot& snapshot, Time now, LoopResult& result) {
+  State& st = *state_;
+  const bool act = !options_.dry_run;
+  std::unordered_map<std::string_view, const Node*> nodes;
+  for (const auto& n : snapshot.nodes) nodes.emplace(n.name, &n);
+  for (const auto& d : p.remove) {
+    ActionRecord rec;
+    rec.kind = ActionKind::Remove;
+    rec.subject = d.node;
+    rec.reason = d.reason;
+    rec.fields = {{"kind", to_string(d.kind)}, {"instance", d.instance_id}};
+    if (!act) {
+      rec.fields["dry_run"] = "true";
+      recorder_.action(rec);
+      continue;
+    }
+    auto it = nodes.find(d.node);
+    const Node* node = it == nodes.end() ? nullptr : it->second;
+    const bool registered = node != nullptr && node->state != NodeState::InFlight;
+    if (registered) {
+      if (!node->unschedulable) cluster_.cordon(d.node);
+      st.draining.insert(d.node);
+      bool blocked = false;
+      for (const auto& pod : d.evict) {
+        auto [ns, name] = split_pod_key(pod);
+        EvictOutcome out = cluster_.evict(ns, name);
+        if (out == EvictOutcome::BlockedByBudget || out == EvictOutcome::Failed) {
+          // A PodDisruptionBudget says not now: leave the node cordoned and try next loop.
+          blocked = true;
+          recorder_.action(ActionRecord{ActionKind::EvictBlocked, pod,
+                                        "eviction refused (disruption budget); node " + d.node + " stays cordoned",
+                                        {{"node", d.node}}});
+        } else if (out == EvictOutcome::Evicted) {
+          recorder_.action(ActionRecord{ActionKind::Evict, pod, "evicted to remove node " + d.node, {{"node", d.node}}});
+        }
+      }
+      if (blocked) {
+        st.force_plan = true;
+        continue;
+      }
+      cluster_.record_event(node_ref(d.node), "Normal", "RemovingNode", "fitscale removes this node: " + d.reason);
+      cluster_.delete_node(d.node);
+    }
+    if (!d.instance_id.empty()) {
+      cloud_.terminate({d.instance_id});
+      if (ledger_ != nullptr && st.metered.erase(d.instance_id) != 0) {
+        ledger_->node_stopped(d.instance_id, now);
+        st.pods_signature.erase(d.instance_id);
+      }
+    }
+    st.empty_since.erase(d.node);
+    recorder_.action(rec);
+    ++result.removed;
+  }
+}
+
+void Controller::report_unschedulable(const Plan& p, LoopResult& result) {
+  State& st = *state_;
+  st.pods_waiting = false;
+  for (const auto& u : p.unschedulable) {
+    const char* kind = to_string(u.kind);
+    if (u.kind == UnschedulableKind::BudgetWait) st.pods_waiting = true;
+    const bool refused = u.kind == UnschedulableKind::BudgetRefused;
+    if (refused) ++result.refused;
+    std::string& last = st.last_pod_event[u.pod];
+    const std::string event_key = std::string(kind) + ":" + u.reason;
+    if (last == event_key) continue;  // say it once, not every loop
+    last = event_key;
+    const bool budget = refused || u.kind == UnschedulableKind::BudgetWait;
+    cluster_.record_event(pod_ref(u.pod), "Warning", budget ? "BudgetRefused" : "NotTriggerScaleUp", u.reason);
+    if (refused || u.kind == UnschedulableKind::NoOffering) {
+      if (!st.refused_jobs.insert(u.job).second) continue;
+      recorder_.action(ActionRecord{refused ? ActionKind::Refuse : ActionKind::Unschedulable, u.job, u.reason,
+                                    {{"pod", u.pod}, {"kind", kind}}});
+    }
+  }
+  // Forget pods the plan no longer mentions, so the maps stay as small as the cluster.
+  if (st.last_pod_event.size() > 4 * (p.unschedulable.size() + p.placements.size() + 64)) {
+    std::set<std::string> keep;
+    for (const auto& u : p.unschedulable) keep.insert(u.pod);
+    for (const auto& [pod, node] : p.placements) keep.insert(pod);
+    std::erase_if(st.last_pod_event, [&](const auto& kv) { return keep.count(kv.first) == 0; });
+  }
+}
+
+Time Controller::next_timer(const Snapshot& snapshot, const Policy& policy, Time now) const {
+  const State& st = *state_;
+  Time next = kNever;
+  // A timer due now was seen by this plan; one the planner judged not quite due yet (its
+  // comparison may be strict) is looked at again on the next loop.
+  auto consider = [&](Time t) {
+    if (t >= now) next = std::min(next, std::max(t, now + 1));
+  };
+  for (const auto& n : snapshot.nodes) {
+    if (n.empty_since) consider(*n.empty_since + policy.empty_ttl_s);
+    if (n.managed && n.state == NodeState::InFlight) consider(n.launched_at + policy.register_timeout_s);
+  }
+  for (const auto& [offering, until] : st.backoff) consider(until);
+  return next;
+}
+
+}  // namespace fitscale

@@ -1,0 +1,98 @@
+#include "controller/snapshot_builder.h"
+
+#include <unordered_map>
+#include <unordered_set>
+
+namespace fitscale {
+
+OfferingIndex::OfferingIndex(const Catalog& catalog) {
+  for (const auto& o : catalog.offerings) by_key_.emplace(o.key(), &o);
+}
+
+const Offering* OfferingIndex::find(const std::string& type, const std::string& zone, CapacityType c) const {
+  auto it = by_key_.find(type + "/" + zone + "/" + to_string(c));
+  return it == by_key_.end() ? nullptr : it->second;
+}
+
+bool pins_node(const Pod& pod) {
+  if (pod.node_name.empty() || pod.terminating) return false;
+  if (pod.phase != PodPhase::Pending && pod.phase != PodPhase::Running) return false;
+  if (pod.is_daemon() || pod.is_mirror()) return false;
+  return pod.is_batch() || pod.do_not_disrupt();
+}
+
+bool metered_pod(const Pod& pod) {
+  if (pod.node_name.empty()) return false;
+  if (pod.phase != PodPhase::Pending && pod.phase != PodPhase::Running) return false;
+  return !pod.is_daemon() && !pod.is_mirror();
+}
+
+namespace {
+
+void copy_instance(const Instance& inst, Node& n) {
+  n.managed = true;
+  n.instance_id = inst.id;
+  n.instance_type = inst.instance_type;
+  n.zone = inst.zone;
+  n.capacity_type = inst.capacity_type;
+  n.price_micros_per_hour = inst.price_micros_per_hour;
+  n.owner_namespace = inst.owner_namespace;
+  n.owner_job = inst.job;
+  n.launched_at = inst.launched_at;
+  n.interruption_notice = inst.interruption_notice;
+}
+
+}  // namespace
+
+Snapshot build_snapshot(ClusterState view, const std::vector<Instance>& instances, const OfferingIndex& offerings,
+                        const std::set<std::string>& draining, Time now, EmptySince& empty_since) {
+  Snapshot s;
+  s.pods = std::move(view.pods);
+  s.nodes.reserve(view.nodes.size() + instances.size());
+
+  std::unordered_map<std::string_view, const Instance*> by_provider;
+  by_provider.reserve(instances.size());
+  for (const auto& inst : instances) by_provider.emplace(inst.provider_id, &inst);
+
+  std::unordered_set<std::string_view> pinned;
+  for (const auto& p : s.pods) {
+    if (pins_node(p)) pinned.insert(p.node_name);
+  }
+
+  std::unordered_set<std::string_view> registered;
+  EmptySince still_empty;
+  for (auto& node : view.nodes) {
+    Node n = std::move(node);
+    auto it = by_provider.find(n.provider_id);
+    if (it != by_provider.end()) {
+      copy_instance(*it->second, n);
+      registered.insert(it->second->id);
+    }
+    if (draining.count(n.name) != 0) n.state = NodeState::Deleting;
+    if (pinned.count(n.name) == 0) {
+      auto was = empty_since.find(n.name);
+      Time since = was != empty_since.end() ? was->second : now;
+      n.empty_since = since;
+      still_empty.emplace(n.name, since);
+    }
+    s.nodes.push_back(std::move(n));
+  }
+  for (const auto& inst : instances) {
+    if (registered.count(inst.id) != 0) continue;
+    Node n;
+    n.name = inst.id;
+    n.provider_id = inst.provider_id;
+    n.state = NodeState::InFlight;
+    n.created = inst.launched_at;
+    copy_instance(inst, n);
+    if (const Offering* o = offerings.find(inst.instance_type, inst.zone, inst.capacity_type)) {
+      n.labels = o->labels;
+      n.allocatable = o->allocatable;
+    }
+    s.nodes.push_back(std::move(n));
+  }
+  empty_since = std::move(still_empty);
+  return s;
+}
+
+}  // namespace fitscale

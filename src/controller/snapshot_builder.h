@@ -1,0 +1,38 @@
+#pragma once
+// Observe, second half: one Snapshot from the Kubernetes view and the cloud's instance list.
+// An instance with no Node is in flight; a Node is matched to its instance by spec.providerID and
+// takes the managed fields (price, owner, launch time) from it.
+#include <map>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "controller/interfaces.h"
+#include "planner/plan.h"
+
+namespace fitscale {
+
+// Offering::key() -> offering, so an in-flight instance gets the labels and allocatable that its
+// Node will have.
+class OfferingIndex {
+ public:
+  explicit OfferingIndex(const Catalog& catalog);
+  const Offering* find(const std::string& type, const std::string& zone, CapacityType c) const;
+
+ private:
+  std::map<std::string, const Offering*, std::less<>> by_key_;
+};
+
+// Since when each node has had nothing that pins it (DESIGN.md: batch and do-not-disrupt pods
+// pin a node; daemonset, mirror and evictable pods do not). Kept across loops by the controller.
+using EmptySince = std::map<std::string, Time, std::less<>>;
+
+// Does this pod, bound to a node, keep the node from being removed as empty?
+bool pins_node(const Pod& pod);
+// Is this pod metered (counted in a node's cost split)? Everything bound and alive but daemons.
+bool metered_pod(const Pod& pod);
+
+Snapshot build_snapshot(ClusterState view, const std::vector<Instance>& instances, const OfferingIndex& offerings,
+                        const std::set<std::string>& draining, Time now, EmptySince& empty_since);
+
+}  // namespace fitscale
