@@ -1,0 +1,216 @@
+#include "kube/kube_cluster_view.h"
+
+#include <spdlog/spdlog.h>
+
+#include <nlohmann/json.hpp>
+
+#include "kube/leader_election.h"
+
+namespace fitscale {
+
+using nlohmann::json;
+
+namespace {
+
+std::string describe(const HttpResponse& r) {
+  if (!r.error.empty()) return r.error;
+  std::string msg = "HTTP " + std::to_string(r.status);
+  try {
+    json body = json::parse(r.body);
+    if (body.contains("message") && body["message"].is_string()) msg += ": " + body["message"].get<std::string>();
+  } catch (const json::exception&) {
+  }
+  return msg;
+}
+
+json taint_json(const Taint& t) {
+  json j = {{"key", t.key}, {"effect", to_string(t.effect)}};
+  if (!t.value.empty()) j["value"] = t.value;
+  return j;
+}
+
+}  // namespace
+
+KubeClusterView::KubeClusterView(const KubeConfig& config, const Clock& clock, KubeCodecs codecs,
+                                 KubeViewOptions options)
+    : clock_(clock),
+      options_(options),
+      nodes_(config, std::move(codecs.nodes), options.informer),
+      pods_(config, std::move(codecs.pods), options.informer),
+      pdbs_(config, std::move(codecs.pdbs), options.informer),
+      writer_(config, options.client) {}
+
+KubeClusterView::~KubeClusterView() { stop(); }
+
+void KubeClusterView::start() {
+  nodes_.start();
+  pods_.start();
+  pdbs_.start();
+}
+
+void KubeClusterView::stop() {
+  nodes_.stop();
+  pods_.stop();
+  pdbs_.stop();
+}
+
+void KubeClusterView::set_write_gate(std::function<bool()> gate, std::string why) {
+  std::lock_guard lock(write_mu_);
+  gate_ = std::move(gate);
+  gate_why_ = std::move(why);
+}
+
+bool KubeClusterView::allowed(const std::string& action) {
+  if (!gate_ || gate_()) return true;
+  spdlog::info("not taking action ({}): {}", gate_why_, action);
+  return false;
+}
+
+bool KubeClusterView::synced() const {
+  return nodes_.cache().current() && pods_.cache().current() && pdbs_.cache().current();
+}
+
+std::uint64_t KubeClusterView::generation() const {
+  // Each cache's counter only grows, so the sum changes whenever any of them does.
+  return nodes_.cache().generation() + pods_.cache().generation() + pdbs_.cache().generation();
+}
+
+ClusterState KubeClusterView::observe() {
+  ClusterState s;
+  s.synced = synced();
+  s.nodes = nodes_.cache().items();
+  s.pods = pods_.cache().items();
+  s.pdbs = pdbs_.cache().items();
+  s.bad_pods = pods_.cache().bad();
+  return s;
+}
+
+bool KubeClusterView::cordon(const std::string& node) {
+  std::lock_guard lock(write_mu_);
+  if (!allowed("cordon node " + node)) return false;
+  json patch = {{"spec", {{"unschedulable", true}}}};
+  HttpResponse r = writer_.send("PATCH", "/api/v1/nodes/" + node, patch.dump(),
+                                "application/merge-patch+json");
+  if (!r.ok()) spdlog::warn("cordon node {}: {}", node, describe(r));
+  return r.ok();
+}
+
+bool KubeClusterView::add_taint(const std::string& node, const Taint& taint) {
+  std::lock_guard lock(write_mu_);
+  if (!allowed("taint node " + node + " with " + taint.key)) return false;
+  // A merge patch replaces the whole taint list, so read-modify-write with the resourceVersion
+  // we read: a concurrent change (kubelet, another controller) makes us retry, not clobber it.
+  for (int attempt = 0; attempt < 5; ++attempt) {
+    HttpResponse got = writer_.get("/api/v1/nodes/" + node);
+    if (!got.ok()) {
+      spdlog::warn("taint node {}: {}", node, describe(got));
+      return false;
+    }
+    json taints = json::array();
+    std::string rv;
+    try {
+      json obj = json::parse(got.body);
+      rv = obj.at("metadata").value("resourceVersion", "");
+      if (obj.contains("spec") && obj["spec"].contains("taints") && obj["spec"]["taints"].is_array()) {
+        taints = obj["spec"]["taints"];
+      }
+    } catch (const json::exception& e) {
+      spdlog::warn("taint node {}: unreadable node: {}", node, e.what());
+      return false;
+    }
+    for (const auto& t : taints) {
+      if (t.value("key", "") == taint.key && t.value("effect", "") == to_string(taint.effect)) return true;
+    }
+    taints.push_back(taint_json(taint));
+    json patch = {{"metadata", {{"resourceVersion", rv}}}, {"spec", {{"taints", taints}}}};
+    HttpResponse r = writer_.send("PATCH", "/api/v1/nodes/" + node, patch.dump(),
+                                  "application/merge-patch+json");
+    if (r.ok()) return true;
+    if (r.status != 409) {
+      spdlog::warn("taint node {}: {}", node, describe(r));
+      return false;
+    }
+  }
+  spdlog::warn("taint node {}: gave up after repeated conflicts", node);
+  return false;
+}
+
+EvictOutcome KubeClusterView::evict(const std::string& ns, const std::string& pod) {
+  std::lock_guard lock(write_mu_);
+  if (!allowed("evict pod " + ns + "/" + pod)) return EvictOutcome::Failed;
+  json eviction = {{"apiVersion", "policy/v1"},
+                   {"kind", "Eviction"},
+                   {"metadata", {{"name", pod}, {"namespace", ns}}}};
+  HttpResponse r = writer_.send("POST", "/api/v1/namespaces/" + ns + "/pods/" + pod + "/eviction",
+                                eviction.dump());
+  if (r.ok()) return EvictOutcome::Evicted;
+  if (r.status == 429) {
+    spdlog::info("evict pod {}/{}: blocked by a PodDisruptionBudget, will retry", ns, pod);
+    return EvictOutcome::BlockedByBudget;
+  }
+  if (r.status == 404) return EvictOutcome::NotFound;
+  spdlog::warn("evict pod {}/{}: {}", ns, pod, describe(r));
+  return EvictOutcome::Failed;
+}
+
+bool KubeClusterView::delete_node(const std::string& node) {
+  std::lock_guard lock(write_mu_);
+  if (!allowed("delete node " + node)) return false;
+  HttpResponse r = writer_.send("DELETE", "/api/v1/nodes/" + node, "");
+  if (r.ok() || r.status == 404) return true;  // gone either way
+  spdlog::warn("delete node {}: {}", node, describe(r));
+  return false;
+}
+
+void KubeClusterView::record_event(const ObjectRef& about, const std::string& type,
+                                   const std::string& reason, const std::string& message) {
+  std::lock_guard lock(write_mu_);
+  if (!allowed(type + " event " + reason + " on " + about.kind + " " + about.name)) return;
+  // Node events live in "default", as the kubelet's do; namespaced objects' in their namespace.
+  const std::string ns = about.ns.empty() ? "default" : about.ns;
+  const std::string text = message.size() > 1024 ? message.substr(0, 1021) + "..." : message;
+  const std::string now = format_rfc3339(clock_.now());
+  const std::string key = about.kind + "\n" + ns + "\n" + about.name + "\n" + type + "\n" + reason + "\n" + text;
+
+  if (auto it = events_.find(key); it != events_.end()) {
+    SeenEvent& seen = it->second;
+    json patch = {{"count", seen.count + 1}, {"lastTimestamp", now}};
+    HttpResponse r = writer_.send("PATCH", "/api/v1/namespaces/" + seen.ns + "/events/" + seen.name,
+                                  patch.dump(), "application/merge-patch+json");
+    if (r.ok()) {
+      ++seen.count;
+      return;
+    }
+    events_.erase(it);  // gone (events expire): create a fresh one below
+  }
+  if (events_.size() > 10000) events_.clear();  // bounded memory; a repeat after this is a new event
+
+  char suffix[40];
+  std::snprintf(suffix, sizeof suffix, ".%llx%04llx", static_cast<unsigned long long>(clock_.now()),
+                static_cast<unsigned long long>(++event_serial_ & 0xffff));
+  std::string name = about.name + suffix;
+  json involved = {{"kind", about.kind}, {"name", about.name}, {"apiVersion", "v1"}};
+  if (!about.ns.empty()) involved["namespace"] = about.ns;
+  if (!about.uid.empty()) involved["uid"] = about.uid;
+  json event = {{"apiVersion", "v1"},
+                {"kind", "Event"},
+                {"metadata", {{"name", name}, {"namespace", ns}}},
+                {"involvedObject", involved},
+                {"reason", reason},
+                {"message", text},
+                {"type", type},
+                {"source", {{"component", options_.component}}},
+                {"reportingComponent", options_.component},
+                {"reportingInstance", options_.instance},
+                {"firstTimestamp", now},
+                {"lastTimestamp", now},
+                {"count", 1}};
+  HttpResponse r = writer_.send("POST", "/api/v1/namespaces/" + ns + "/events", event.dump());
+  if (!r.ok()) {
+    spdlog::warn("event {} on {} {}: {}", reason, about.kind, about.name, describe(r));
+    return;
+  }
+  events_[key] = SeenEvent{ns, name, 1, now};
+}
+
+}  // namespace fitscale

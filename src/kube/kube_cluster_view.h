@@ -1,0 +1,83 @@
+#pragma once
+// ClusterView over a live Kubernetes API server: observe() reads the informer caches (nodes,
+// pods, PodDisruptionBudgets); the actions are API writes. Writes go through a gate (leader and
+// not dry-run): a replica that lost its lease stops writing at once, even mid-loop.
+#include <atomic>
+#include <functional>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string>
+
+#include "controller/interfaces.h"
+#include "kube/api_client.h"
+#include "kube/informer.h"
+
+namespace fitscale {
+
+// How objects are decoded: the fast decoders of kube/decode* in production (see
+// default_kube_codecs), simple ones in tests.
+struct KubeCodecs {
+  ResourceCodec<Pod> pods;
+  ResourceCodec<Node> nodes;
+  ResourceCodec<PodDisruptionBudgetView> pdbs;
+};
+
+struct KubeViewOptions {
+  InformerOptions informer;
+  ApiClientOptions client;
+  std::string component = "fitscale";  // Event source.component
+  std::string instance;                // Event reportingInstance (the replica's identity)
+};
+
+class KubeClusterView final : public ClusterView {
+ public:
+  KubeClusterView(const KubeConfig& config, const Clock& clock, KubeCodecs codecs,
+                  KubeViewOptions options = {});
+  ~KubeClusterView() override;
+
+  void start();  // starts the three informers
+  void stop();
+  // Every write asks the gate first; a refused write is logged, not taken (returns false /
+  // EvictOutcome::Failed). `why` says why for the log ("not the leader", "dry run").
+  void set_write_gate(std::function<bool()> gate, std::string why);
+  // Every informer has listed and none is failing.
+  bool synced() const;
+
+  std::uint64_t generation() const override;
+  ClusterState observe() override;
+  bool cordon(const std::string& node) override;
+  bool add_taint(const std::string& node, const Taint& taint) override;
+  EvictOutcome evict(const std::string& ns, const std::string& pod) override;
+  bool delete_node(const std::string& node) override;
+  void record_event(const ObjectRef& about, const std::string& type, const std::string& reason,
+                    const std::string& message) override;
+
+  // Informer counters, for tests and metrics.
+  const InformerStats& pod_stats() const { return pods_.stats(); }
+  const InformerStats& node_stats() const { return nodes_.stats(); }
+
+ private:
+  bool allowed(const std::string& action);
+
+  const Clock& clock_;
+  KubeViewOptions options_;
+  Informer<Node> nodes_;
+  Informer<Pod> pods_;
+  Informer<PodDisruptionBudgetView> pdbs_;
+
+  std::mutex write_mu_;  // the writer connection and the event book are used by one caller at a time
+  ApiClient writer_;
+  std::function<bool()> gate_;
+  std::string gate_why_;
+  struct SeenEvent {
+    std::string ns;
+    std::string name;
+    std::int64_t count = 0;
+    std::string first_timestamp;
+  };
+  std::map<std::string, SeenEvent> events_;  // identical events are counted, not repeated
+  std::uint64_t event_serial_ = 0;
+};
+
+}  // namespace fitscale
