@@ -1,4 +1,5 @@
 #pragma once
+#include <cstdint>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -20,6 +21,9 @@ struct Catalog {
   std::vector<InstanceType> types;
   std::vector<Offering> offerings;
   std::vector<std::string> gpu_models;  // distinct catalog model names, for label aliases
+  // Indexes into `types` sorted by name (filled by build_catalog) so find_type is a binary
+  // search; when its size differs from `types` (a hand-built Catalog), find_type scans.
+  std::vector<std::uint32_t> types_by_name;
 
   const InstanceType* find_type(std::string_view name) const;
 };

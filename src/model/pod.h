@@ -68,8 +68,9 @@ struct Pod {
   // Worst-case runtime: activeDeadlineSeconds, else fitscale.io/max-runtime, else nullopt
   // (the budget's default applies). Throws InputError on a malformed annotation.
   std::optional<Seconds> declared_max_runtime() const;
-  // The job this pod belongs to for budgets and gangs: the gang name, else the owning Job,
-  // else the pod itself.
+  // The job this pod belongs to for budgets and gangs: the gang name, else label
+  // fitscale.io/job (simulator, virtual cluster), else the owning Job's name, else the pod's
+  // name. Unique within the namespace only (no "ns/" prefix).
   std::string job_key() const;
 };
 

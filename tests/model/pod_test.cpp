@@ -1,0 +1,115 @@
+#include <gtest/gtest.h>
+
+#include "model/error.h"
+#include "model/node.h"
+#include "model/pod.h"
+
+namespace fitscale {
+namespace {
+
+Pod make_pod() {
+  Pod p;
+  p.ns = "team-a";
+  p.name = "train-0";
+  return p;
+}
+
+TEST(Pod, DoNotDisruptAnnotations) {
+  Pod p = make_pod();
+  EXPECT_FALSE(p.do_not_disrupt());
+  p.annotations = {{"fitscale.io/do-not-disrupt", "true"}};
+  EXPECT_TRUE(p.do_not_disrupt());
+  p.annotations = {{"karpenter.sh/do-not-disrupt", "true"}};
+  EXPECT_TRUE(p.do_not_disrupt());
+  p.annotations = {{"cluster-autoscaler.kubernetes.io/safe-to-evict", "false"}};
+  EXPECT_TRUE(p.do_not_disrupt());
+  p.annotations = {{"cluster-autoscaler.kubernetes.io/safe-to-evict", "true"}};
+  EXPECT_FALSE(p.do_not_disrupt());
+  p.annotations = {{"fitscale.io/do-not-disrupt", "false"}};
+  EXPECT_FALSE(p.do_not_disrupt());
+}
+
+TEST(Pod, RequiresOnDemandFromNodeSelector) {
+  Pod p = make_pod();
+  EXPECT_FALSE(p.requires_on_demand());
+  p.node_selector = {{"fitscale.io/capacity-type", "on-demand"}};
+  EXPECT_TRUE(p.requires_on_demand());
+  p.node_selector = {{"karpenter.sh/capacity-type", "on-demand"}};
+  EXPECT_TRUE(p.requires_on_demand());
+  p.node_selector = {{"fitscale.io/capacity-type", "spot"}};
+  EXPECT_FALSE(p.requires_on_demand());
+}
+
+TEST(Pod, RequiresOnDemandOnlyWhenEveryAffinityTermPinsIt) {
+  Pod p = make_pod();
+  const Requirement on_demand{"fitscale.io/capacity-type", SelectorOp::In, {"on-demand"}};
+  const Requirement not_spot{"karpenter.sh/capacity-type", SelectorOp::NotIn, {"spot"}};
+  const Requirement either{"fitscale.io/capacity-type", SelectorOp::In, {"spot", "on-demand"}};
+  const Requirement zone{"topology.kubernetes.io/zone", SelectorOp::In, {"us-east-1a"}};
+  p.required_node_affinity = {NodeSelectorTerm{{zone, on_demand}}};
+  EXPECT_TRUE(p.requires_on_demand());
+  p.required_node_affinity = {NodeSelectorTerm{{not_spot}}};
+  EXPECT_TRUE(p.requires_on_demand());
+  p.required_node_affinity = {NodeSelectorTerm{{on_demand}}, NodeSelectorTerm{{zone}}};
+  EXPECT_FALSE(p.requires_on_demand()) << "the second term admits spot";
+  p.required_node_affinity = {NodeSelectorTerm{{either}}};
+  EXPECT_FALSE(p.requires_on_demand());
+}
+
+TEST(Pod, DeclaredMaxRuntime) {
+  Pod p = make_pod();
+  EXPECT_EQ(p.declared_max_runtime(), std::nullopt);
+  p.annotations = {{"fitscale.io/max-runtime", "36h"}};
+  EXPECT_EQ(p.declared_max_runtime(), 36 * 3600);
+  p.active_deadline_s = 600;
+  EXPECT_EQ(p.declared_max_runtime(), 600) << "activeDeadlineSeconds wins";
+  p.active_deadline_s.reset();
+  p.annotations = {{"fitscale.io/max-runtime", "forever"}};
+  try {
+    p.declared_max_runtime();
+    FAIL() << "expected an error";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("pod team-a/train-0: annotation fitscale.io/max-runtime: bad duration \"forever\""),
+              std::string::npos)
+        << e.what();
+  }
+}
+
+TEST(Pod, JobKey) {
+  Pod p = make_pod();
+  EXPECT_EQ(p.job_key(), "train-0");
+  p.owner = {"Job", "train", "uid-1"};
+  EXPECT_EQ(p.job_key(), "train");
+  p.labels = {{"fitscale.io/job", "sim-job-7"}};
+  EXPECT_EQ(p.job_key(), "sim-job-7");
+  p.gang = Gang{"big-run", 2};
+  EXPECT_EQ(p.job_key(), "big-run");
+  p.gang.reset();
+  p.labels.clear();
+  p.owner = {"ReplicaSet", "web-abc", "uid-2"};
+  EXPECT_EQ(p.job_key(), "train-0");
+}
+
+TEST(Pod, OwnerKinds) {
+  Pod p = make_pod();
+  EXPECT_TRUE(p.is_batch());
+  p.owner.kind = "Job";
+  EXPECT_TRUE(p.is_batch());
+  p.owner.kind = "DaemonSet";
+  EXPECT_TRUE(p.is_daemon());
+  EXPECT_FALSE(p.is_batch());
+  p.owner.kind = "Node";
+  EXPECT_TRUE(p.is_mirror());
+}
+
+TEST(Names, EnumsPrintAsKubernetesAndFitscaleSpellThem) {
+  EXPECT_STREQ(to_string(PodPhase::Pending), "Pending");
+  EXPECT_STREQ(to_string(PodPhase::Succeeded), "Succeeded");
+  EXPECT_STREQ(to_string(CapacityType::Spot), "spot");
+  EXPECT_STREQ(to_string(CapacityType::OnDemand), "on-demand");
+  EXPECT_STREQ(to_string(NodeState::InFlight), "in-flight");
+  EXPECT_STREQ(to_string(NodeState::Ready), "ready");
+}
+
+}  // namespace
+}  // namespace fitscale
