@@ -1,0 +1,487 @@
+#include "model/config.h"
+
+#include <yaml-cpp/yaml.h>
+
+#include <algorithm>
+#include <charconv>
+#include <cmath>
+#include <fstream>
+#include <initializer_list>
+#include <set>
+#include <sstream>
+
+#include "model/error.h"
+#include "model/quantity.h"
+#include "model/resources.h"
+
+namespace fitscale {
+
+const char* to_string(AwsMode m) { return m == AwsMode::Asg ? "asg" : "fleet"; }
+const char* to_string(LogFormat f) { return f == LogFormat::Json ? "json" : "text"; }
+
+namespace {
+
+// Largest dollar amount a budget may hold: keeps micro-dollars far from int64 overflow.
+constexpr double kMaxUsd = 1e12;
+
+std::string join_path(const std::string& parent, std::string_view key) {
+  return parent.empty() ? std::string(key) : parent + "." + std::string(key);
+}
+
+// Lower case without '-' and '_', so "usd_per_job" and "USDPERJOB" are recognised as usdPerJob.
+std::string folded(std::string_view s) {
+  std::string out;
+  for (char c : s) {
+    if (c == '_' || c == '-') continue;
+    out += static_cast<char>(c >= 'A' && c <= 'Z' ? c - 'A' + 'a' : c);
+  }
+  return out;
+}
+
+std::size_t edit_distance(std::string_view a, std::string_view b) {
+  std::vector<std::size_t> row(b.size() + 1);
+  for (std::size_t j = 0; j <= b.size(); ++j) row[j] = j;
+  for (std::size_t i = 1; i <= a.size(); ++i) {
+    std::size_t diag = row[0];
+    row[0] = i;
+    for (std::size_t j = 1; j <= b.size(); ++j) {
+      const std::size_t up = row[j];
+      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diag + (a[i - 1] == b[j - 1] ? 0 : 1)});
+      diag = up;
+    }
+  }
+  return row[b.size()];
+}
+
+// The closest allowed key to a misspelt one, or "" when none is close enough to be a typo.
+std::string closest_key(std::string_view key, std::initializer_list<std::string_view> allowed) {
+  const std::string k = folded(key);
+  std::string best;
+  std::size_t best_d = std::max<std::size_t>(2, k.size() / 3) + 1;
+  for (std::string_view a : allowed) {
+    const std::size_t d = edit_distance(k, folded(a));
+    if (d < best_d) {
+      best_d = d;
+      best = std::string(a);
+    }
+  }
+  return best;
+}
+
+bool is_dns_label(std::string_view s) {
+  if (s.empty() || s.size() > 63) return false;
+  for (char c : s) {
+    if (!((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-')) return false;
+  }
+  return s.front() != '-' && s.back() != '-';
+}
+
+// Walks the YAML tree with the file name at hand, so every error names file, line and key path.
+class Reader {
+ public:
+  explicit Reader(std::string source) : source_(std::move(source)) {}
+
+  [[noreturn]] void fail(const YAML::Node& at, const std::string& path, const std::string& msg) const {
+    std::string where = source_;
+    const YAML::Mark m = at.IsDefined() ? at.Mark() : YAML::Mark::null_mark();
+    if (m.line >= 0) where += ":" + std::to_string(m.line + 1);
+    throw InputError(where + ": " + (path.empty() ? "" : path + ": ") + msg);
+  }
+
+  // What a value looks like, for "got ..." in messages.
+  static std::string shown(const YAML::Node& n) {
+    if (!n.IsDefined() || n.IsNull()) return "nothing";
+    if (n.IsMap()) return "a map";
+    if (n.IsSequence()) return "a list";
+    return "\"" + n.Scalar() + "\"";
+  }
+
+  // A map (or an empty value, read as an empty map) whose keys are all in `allowed`.
+  void expect_map(const YAML::Node& n, const std::string& path,
+                  std::initializer_list<std::string_view> allowed) const {
+    if (n.IsNull()) return;
+    if (!n.IsMap()) fail(n, path, "must be a map, got " + shown(n));
+    std::set<std::string, std::less<>> seen;
+    for (const auto& kv : n) {
+      const std::string key = kv.first.Scalar();
+      if (!seen.insert(key).second) fail(kv.first, join_path(path, key), "duplicate key");
+      if (std::find(allowed.begin(), allowed.end(), key) != allowed.end()) continue;
+      std::string msg = "unknown key \"" + key + "\"";
+      const std::string guess = closest_key(key, allowed);
+      if (!guess.empty()) msg += "; did you mean \"" + guess + "\"?";
+      fail(kv.first, path.empty() ? std::string() : path, msg);
+    }
+  }
+
+  // A map with arbitrary keys (namespaces, subnets): checks duplicates only.
+  void expect_open_map(const YAML::Node& n, const std::string& path) const {
+    if (n.IsNull()) return;
+    if (!n.IsMap()) fail(n, path, "must be a map, got " + shown(n));
+    std::set<std::string, std::less<>> seen;
+    for (const auto& kv : n) {
+      if (!kv.first.IsScalar()) fail(kv.first, path, "keys must be names, got " + shown(kv.first));
+      if (!seen.insert(kv.first.Scalar()).second) {
+        fail(kv.first, join_path(path, kv.first.Scalar()), "duplicate key");
+      }
+    }
+  }
+
+  void expect_list(const YAML::Node& n, const std::string& path) const {
+    if (!n.IsSequence()) fail(n, path, "must be a list, got " + shown(n));
+  }
+
+  std::string string(const YAML::Node& n, const std::string& path, bool allow_empty = false) const {
+    if (!n.IsScalar()) fail(n, path, "must be a string, got " + shown(n));
+    if (!allow_empty && n.Scalar().empty()) fail(n, path, "must not be empty");
+    return n.Scalar();
+  }
+
+  double number(const YAML::Node& n, const std::string& path, double min) const {
+    const std::string want = "must be a number >= " + trimmed(min) + ", got ";
+    if (!n.IsScalar()) fail(n, path, want + shown(n));
+    const std::string& s = n.Scalar();
+    double v = 0;
+    const auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
+    if (s.empty() || ec != std::errc() || end != s.data() + s.size() || !std::isfinite(v) || v < min) {
+      fail(n, path, want + shown(n));
+    }
+    if (v > kMaxUsd) fail(n, path, "must be at most 1e12, got " + shown(n));
+    return v;
+  }
+
+  std::int64_t integer(const YAML::Node& n, const std::string& path, std::int64_t min) const {
+    const std::string want = "must be a whole number >= " + std::to_string(min) + ", got ";
+    if (!n.IsScalar()) fail(n, path, want + shown(n));
+    const std::string& s = n.Scalar();
+    std::int64_t v = 0;
+    const auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
+    if (s.empty() || ec != std::errc() || end != s.data() + s.size() || v < min) {
+      fail(n, path, want + shown(n));
+    }
+    return v;
+  }
+
+  Seconds duration(const YAML::Node& n, const std::string& path, Seconds min) const {
+    const std::string want = min > 0 ? "must be a duration > 0 (\"24h\", \"90s\"), got "
+                                     : "must be a duration (\"24h\", \"90s\"), got ";
+    if (!n.IsScalar()) fail(n, path, want + shown(n));
+    Seconds v = 0;
+    try {
+      v = parse_duration(n.Scalar());
+    } catch (const InputError&) {
+      fail(n, path, want + shown(n));
+    }
+    if (v < min) fail(n, path, want + shown(n));
+    return v;
+  }
+
+  bool boolean(const YAML::Node& n, const std::string& path) const {
+    const std::string want = "must be true or false, got ";
+    if (!n.IsScalar()) fail(n, path, want + shown(n));
+    const std::string& s = n.Scalar();
+    if (s == "true" || s == "True" || s == "TRUE") return true;
+    if (s == "false" || s == "False" || s == "FALSE") return false;
+    fail(n, path, want + shown(n));
+  }
+
+  template <typename E>
+  E choice(const YAML::Node& n, const std::string& path,
+           std::initializer_list<std::pair<std::string_view, E>> options) const {
+    std::string names;
+    for (const auto& [name, value] : options) names += (names.empty() ? "" : ", ") + std::string(name);
+    const std::string want = "must be one of " + names + ", got ";
+    if (!n.IsScalar()) fail(n, path, want + shown(n));
+    for (const auto& [name, value] : options) {
+      if (n.Scalar() == name) return value;
+    }
+    fail(n, path, want + shown(n));
+  }
+
+ private:
+  static std::string trimmed(double v) {
+    std::ostringstream os;
+    os << v;
+    return os.str();
+  }
+  std::string source_;
+};
+
+void read_namespace_budget(const Reader& r, const YAML::Node& n, const std::string& path,
+                           NamespaceBudget& out) {
+  r.expect_map(n, path, {"usdPerHour", "usdPerDay", "usdPerMonth", "usdPerJob", "maxRuntime"});
+  if (n.IsNull()) return;
+  if (auto v = n["usdPerHour"]) out.usd_per_hour = r.number(v, join_path(path, "usdPerHour"), 0);
+  if (auto v = n["usdPerDay"]) out.usd_per_day = r.number(v, join_path(path, "usdPerDay"), 0);
+  if (auto v = n["usdPerMonth"]) out.usd_per_month = r.number(v, join_path(path, "usdPerMonth"), 0);
+  if (auto v = n["usdPerJob"]) out.usd_per_job = r.number(v, join_path(path, "usdPerJob"), 0);
+  if (auto v = n["maxRuntime"]) out.max_runtime = r.duration(v, join_path(path, "maxRuntime"), 1);
+}
+
+Budgets read_budgets(const Reader& r, const YAML::Node& n) {
+  const std::string path = "budgets";
+  if (n.IsNull()) {
+    r.fail(n, path,
+           "is empty; remove the key to get the safe defaults (docs/budgets.md), or write "
+           "\"budgets: {}\" to run with no caps");
+  }
+  r.expect_map(n, path, {"cluster", "default", "namespaces"});
+  Budgets b;
+  if (auto c = n["cluster"]) {
+    const std::string cp = "budgets.cluster";
+    r.expect_map(c, cp, {"usdPerHour", "gpus", "nodes"});
+    if (!c.IsNull()) {
+      if (auto v = c["usdPerHour"]) b.cluster.usd_per_hour = r.number(v, cp + ".usdPerHour", 0);
+      if (auto v = c["gpus"]) b.cluster.gpus = r.integer(v, cp + ".gpus", 0);
+      if (auto v = c["nodes"]) b.cluster.nodes = r.integer(v, cp + ".nodes", 0);
+    }
+  }
+  if (auto d = n["default"]) read_namespace_budget(r, d, "budgets.default", b.defaults);
+  if (auto ns = n["namespaces"]) {
+    r.expect_open_map(ns, "budgets.namespaces");
+    if (!ns.IsNull()) {
+      for (const auto& kv : ns) {
+        const std::string name = kv.first.Scalar();
+        const std::string p = "budgets.namespaces." + name;
+        if (!is_dns_label(name)) {
+          r.fail(kv.first, p,
+                 "is not a Kubernetes namespace name (lower-case letters, digits and '-', at "
+                 "most 63 characters)");
+        }
+        read_namespace_budget(r, kv.second, p, b.namespaces[name]);
+      }
+    }
+  }
+  return b;
+}
+
+void read_alerts(const Reader& r, const YAML::Node& n, AlertsConfig& out) {
+  r.expect_map(n, "alerts", {"webhook", "thresholds"});
+  if (n.IsNull()) return;
+  if (auto w = n["webhook"]) {
+    out.webhook = r.string(w, "alerts.webhook");
+    if (out.webhook.rfind("http://", 0) != 0 && out.webhook.rfind("https://", 0) != 0) {
+      r.fail(w, "alerts.webhook", "must be an http:// or https:// URL, got " + Reader::shown(w));
+    }
+  }
+  if (auto t = n["thresholds"]) {
+    r.expect_list(t, "alerts.thresholds");
+    if (t.size() == 0) r.fail(t, "alerts.thresholds", "must list at least one percentage");
+    out.thresholds.clear();
+    for (std::size_t i = 0; i < t.size(); ++i) {
+      const std::string p = "alerts.thresholds[" + std::to_string(i) + "]";
+      const std::int64_t v = r.integer(t[i], p, 1);
+      if (v > 1000) r.fail(t[i], p, "must be a percentage between 1 and 1000, got " + Reader::shown(t[i]));
+      if (!out.thresholds.empty() && v <= out.thresholds.back()) {
+        r.fail(t[i], p, "thresholds must be in ascending order without repeats");
+      }
+      out.thresholds.push_back(static_cast<int>(v));
+    }
+  }
+}
+
+CapacityOutage read_outage(const Reader& r, const YAML::Node& n, const std::string& path) {
+  r.expect_map(n, path, {"offering", "from", "until"});
+  if (n.IsNull() || !n["offering"]) r.fail(n, path, "needs an offering (\"p3.16xlarge/us-east-1a/spot\")");
+  CapacityOutage o;
+  const YAML::Node off = n["offering"];
+  o.offering = r.string(off, path + ".offering");
+  const auto a = o.offering.find('/');
+  const auto b = a == std::string::npos ? a : o.offering.find('/', a + 1);
+  const std::string want = "must be TYPE/ZONE/CAPACITY (\"p3.16xlarge/us-east-1a/spot\"), got " +
+                           Reader::shown(off);
+  if (b == std::string::npos || o.offering.find('/', b + 1) != std::string::npos) {
+    r.fail(off, path + ".offering", want);
+  }
+  o.instance_type = o.offering.substr(0, a);
+  o.zone = o.offering.substr(a + 1, b - a - 1);
+  const std::string cap = o.offering.substr(b + 1);
+  if (o.instance_type.empty() || o.zone.empty()) r.fail(off, path + ".offering", want);
+  if (cap == "spot") {
+    o.capacity_type = CapacityType::Spot;
+  } else if (cap == "on-demand") {
+    o.capacity_type = CapacityType::OnDemand;
+  } else {
+    r.fail(off, path + ".offering", "capacity must be spot or on-demand, got \"" + cap + "\"");
+  }
+  if (auto f = n["from"]) o.from_s = r.duration(f, path + ".from", 0);
+  if (auto u = n["until"]) {
+    o.until_s = r.duration(u, path + ".until", 0);
+    if (*o.until_s <= o.from_s) r.fail(u, path + ".until", "must be later than from");
+  }
+  return o;
+}
+
+void read_simulator(const Reader& r, const YAML::Node& n, SimulatorConfig& out) {
+  r.expect_map(n, "simulator", {"bootDelayCpu", "bootDelayGpu", "interruptions", "insufficientCapacity"});
+  if (n.IsNull()) return;
+  if (auto v = n["bootDelayCpu"]) out.boot_delay_cpu_s = r.duration(v, "simulator.bootDelayCpu", 0);
+  if (auto v = n["bootDelayGpu"]) out.boot_delay_gpu_s = r.duration(v, "simulator.bootDelayGpu", 0);
+  if (auto v = n["interruptions"]) out.interruptions = r.boolean(v, "simulator.interruptions");
+  if (auto l = n["insufficientCapacity"]) {
+    if (l.IsNull()) return;
+    r.expect_list(l, "simulator.insufficientCapacity");
+    for (std::size_t i = 0; i < l.size(); ++i) {
+      out.insufficient_capacity.push_back(
+          read_outage(r, l[i], "simulator.insufficientCapacity[" + std::to_string(i) + "]"));
+    }
+  }
+}
+
+void read_aws(const Reader& r, const YAML::Node& n, AwsConfig& out) {
+  r.expect_map(n, "aws",
+               {"endpoint", "region", "mode", "launchTemplate", "subnets", "asgTag", "credentialsProfile"});
+  if (n.IsNull()) return;
+  if (auto v = n["endpoint"]) {
+    out.endpoint = r.string(v, "aws.endpoint");
+    if (out.endpoint.rfind("http://", 0) != 0 && out.endpoint.rfind("https://", 0) != 0) {
+      r.fail(v, "aws.endpoint", "must be an http:// or https:// URL, got " + Reader::shown(v));
+    }
+  }
+  if (auto v = n["region"]) out.region = r.string(v, "aws.region");
+  if (auto v = n["mode"]) {
+    out.mode = r.choice<AwsMode>(v, "aws.mode", {{"fleet", AwsMode::Fleet}, {"asg", AwsMode::Asg}});
+  }
+  if (auto lt = n["launchTemplate"]) {
+    r.expect_map(lt, "aws.launchTemplate", {"name", "id", "version"});
+    if (!lt.IsNull()) {
+      if (auto v = lt["name"]) out.launch_template.name = r.string(v, "aws.launchTemplate.name");
+      if (auto v = lt["id"]) out.launch_template.id = r.string(v, "aws.launchTemplate.id");
+      if (auto v = lt["version"]) out.launch_template.version = r.string(v, "aws.launchTemplate.version");
+      if (!out.launch_template.name.empty() && !out.launch_template.id.empty()) {
+        r.fail(lt, "aws.launchTemplate", "set name or id, not both");
+      }
+    }
+  }
+  if (auto s = n["subnets"]) {
+    r.expect_open_map(s, "aws.subnets");
+    if (!s.IsNull()) {
+      for (const auto& kv : s) {
+        const std::string zone = kv.first.Scalar();
+        out.subnets[zone] = r.string(kv.second, "aws.subnets." + zone);
+      }
+    }
+  }
+  if (auto v = n["asgTag"]) out.asg_tag = r.string(v, "aws.asgTag");
+  if (auto v = n["credentialsProfile"]) out.credentials_profile = r.string(v, "aws.credentialsProfile");
+}
+
+void read_allocatable(const Reader& r, const YAML::Node& n, AllocatableRule& out) {
+  r.expect_map(n, "allocatable", {"maxPods", "daemonsetOverhead"});
+  if (n.IsNull()) return;
+  if (auto v = n["maxPods"]) out.max_pods = r.integer(v, "allocatable.maxPods", 1);
+  if (auto d = n["daemonsetOverhead"]) {
+    const std::string path = "allocatable.daemonsetOverhead";
+    r.expect_map(d, path, {"cpu", "memory", "ephemeral-storage"});
+    if (d.IsNull()) return;
+    for (const auto& kv : d) {
+      const std::string name = kv.first.Scalar();
+      const std::string p = path + "." + name;
+      if (!kv.second.IsScalar()) r.fail(kv.second, p, "must be a quantity (\"200m\", \"1Gi\"), got " + Reader::shown(kv.second));
+      std::int64_t milli = 0;
+      try {
+        milli = Quantity::parse(kv.second.Scalar()).milli();
+      } catch (const InputError& e) {
+        r.fail(kv.second, p, e.what());
+      }
+      if (milli < 0) r.fail(kv.second, p, "must not be negative, got " + Reader::shown(kv.second));
+      out.daemonset_overhead.set(name, milli);
+    }
+  }
+}
+
+void read_metrics(const Reader& r, const YAML::Node& n, MetricsConfig& out) {
+  r.expect_map(n, "metrics", {"address"});
+  if (n.IsNull()) return;
+  if (auto v = n["address"]) {
+    out.address = r.string(v, "metrics.address");
+    const auto colon = out.address.rfind(':');
+    const std::string port = colon == std::string::npos ? "" : out.address.substr(colon + 1);
+    int p = -1;
+    const auto [end, ec] = std::from_chars(port.data(), port.data() + port.size(), p);
+    if (colon == std::string::npos || port.empty() || ec != std::errc() ||
+        end != port.data() + port.size() || p < 0 || p > 65535) {
+      r.fail(v, "metrics.address", "must be HOST:PORT (\"127.0.0.1:8080\"), got " + Reader::shown(v));
+    }
+  }
+}
+
+}  // namespace
+
+Config parse_config(std::string_view yaml, std::string_view source) {
+  Config c;
+  c.source = std::string(source);
+  const Reader r(c.source);
+  YAML::Node loaded;
+  try {
+    loaded = YAML::Load(std::string(yaml));
+  } catch (const YAML::Exception& e) {
+    std::string where = c.source;
+    if (e.mark.line >= 0) where += ":" + std::to_string(e.mark.line + 1);
+    throw InputError(where + ": not valid YAML: " + e.msg);
+  }
+  // Const from here on: a non-const operator[] would insert the keys it looks up.
+  const YAML::Node& root = loaded;
+  if (!root.IsDefined() || root.IsNull()) return c;
+  r.expect_map(root, "",
+               {"zones", "region", "pool", "clusterName", "controller", "scaleDown", "allocatable",
+                "budgets", "alerts", "simulator", "aws", "metrics", "logFormat"});
+
+  if (auto z = root["zones"]) {
+    r.expect_list(z, "zones");
+    if (z.size() == 0) r.fail(z, "zones", "must list at least one zone");
+    c.zones.clear();
+    for (std::size_t i = 0; i < z.size(); ++i) {
+      const std::string p = "zones[" + std::to_string(i) + "]";
+      std::string zone = r.string(z[i], p);
+      if (std::find(c.zones.begin(), c.zones.end(), zone) != c.zones.end()) {
+        r.fail(z[i], p, "zone \"" + zone + "\" is listed twice");
+      }
+      c.zones.push_back(std::move(zone));
+    }
+  }
+  if (auto v = root["region"]) c.region = r.string(v, "region");
+  if (auto v = root["pool"]) c.pool = r.string(v, "pool");
+  if (auto v = root["clusterName"]) c.cluster_name = r.string(v, "clusterName");
+  if (auto n = root["controller"]) {
+    r.expect_map(n, "controller", {"interval", "offeringBackoff"});
+    if (!n.IsNull()) {
+      if (auto v = n["interval"]) c.controller.interval_s = r.duration(v, "controller.interval", 1);
+      if (auto v = n["offeringBackoff"]) {
+        c.controller.offering_backoff_s = r.duration(v, "controller.offeringBackoff", 0);
+      }
+    }
+  }
+  if (auto n = root["scaleDown"]) {
+    r.expect_map(n, "scaleDown", {"emptyAfter", "registerTimeout"});
+    if (!n.IsNull()) {
+      if (auto v = n["emptyAfter"]) c.scale_down.empty_after_s = r.duration(v, "scaleDown.emptyAfter", 0);
+      if (auto v = n["registerTimeout"]) {
+        c.scale_down.register_timeout_s = r.duration(v, "scaleDown.registerTimeout", 1);
+      }
+    }
+  }
+  if (auto n = root["allocatable"]) read_allocatable(r, n, c.allocatable);
+  if (auto n = root["budgets"]) c.budgets = read_budgets(r, n);
+  if (auto n = root["alerts"]) read_alerts(r, n, c.alerts);
+  if (auto n = root["simulator"]) read_simulator(r, n, c.simulator);
+  if (auto n = root["aws"]) read_aws(r, n, c.aws);
+  if (auto n = root["metrics"]) read_metrics(r, n, c.metrics);
+  if (auto v = root["logFormat"]) {
+    c.log_format = r.choice<LogFormat>(v, "logFormat", {{"text", LogFormat::Text}, {"json", LogFormat::Json}});
+  }
+  return c;
+}
+
+Config load_config_file(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw InputError(path + ": cannot read the config file");
+  std::ostringstream text;
+  text << in.rdbuf();
+  return parse_config(text.str(), path);
+}
+
+Budgets budgets_or_defaults(const Config& config) {
+  return config.budgets ? *config.budgets : safe_default_budgets();
+}
+
+}  // namespace fitscale

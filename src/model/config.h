@@ -1,0 +1,111 @@
+#pragma once
+// The fitscale config file (YAML, camelCase keys). Every key is optional; the defaults below are
+// what a user gets with no file at all, and docs/configuration.md lists every key with its
+// default. Parsing is strict: an unknown key, a wrong type or an out-of-range value is an
+// InputError naming the file, the line and the key path ("config.yaml:7:
+// budgets.namespaces.research-a.usdPerJob: must be a number >= 0, got \"lots\"").
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "model/budget.h"
+#include "model/offering.h"
+#include "model/pod.h"
+#include "model/time.h"
+
+namespace fitscale {
+
+// controller: how often the reconcile loop runs and how long a failed offering is avoided.
+struct ControllerConfig {
+  Seconds interval_s = 10;
+  Seconds offering_backoff_s = 300;
+};
+
+// scaleDown: when fitscale removes nodes.
+struct ScaleDownConfig {
+  Seconds empty_after_s = 60;        // an empty node is removed after this long
+  Seconds register_timeout_s = 900;  // an instance not registered by then is removed
+};
+
+// alerts: budget threshold webhooks (Slack-compatible {"text": ...}).
+struct AlertsConfig {
+  std::string webhook;                         // empty = no alerts are posted
+  std::vector<int> thresholds = {50, 80, 100}; // percent of a period budget, ascending
+};
+
+// simulator.insufficientCapacity[]: the simulated cloud answers InsufficientInstanceCapacity for
+// this offering from `from_s` until `until_s` (seconds since the start of the simulation).
+struct CapacityOutage {
+  std::string offering;  // "p3.16xlarge/us-east-1a/spot" (Offering::key())
+  std::string instance_type;
+  std::string zone;
+  CapacityType capacity_type = CapacityType::Spot;
+  Seconds from_s = 0;
+  std::optional<Seconds> until_s;  // nullopt = until the end of the run
+};
+
+struct SimulatorConfig {
+  Seconds boot_delay_cpu_s = 90;   // launch -> Ready for an instance without GPUs
+  Seconds boot_delay_gpu_s = 180;  // ... with GPUs (driver install, larger AMI)
+  bool interruptions = true;       // spot interruptions from the catalog's hazard
+  std::vector<CapacityOutage> insufficient_capacity;
+};
+
+enum class AwsMode { Fleet, Asg };
+const char* to_string(AwsMode m);  // "fleet", "asg"
+
+struct LaunchTemplateRef {
+  std::string name;
+  std::string id;
+  std::string version;  // empty = $Default
+};
+
+struct AwsConfig {
+  std::string endpoint;  // empty = the public EC2 endpoint of the region; set for moto
+  std::string region;    // empty = the top-level `region`
+  AwsMode mode = AwsMode::Fleet;
+  LaunchTemplateRef launch_template;
+  std::map<std::string, std::string> subnets;  // zone -> subnet id
+  std::string asg_tag;                         // tag key that marks fitscale's ASGs (mode asg)
+  std::string credentials_profile;             // empty = the default credential chain
+};
+
+struct MetricsConfig {
+  std::string address = "127.0.0.1:8080";  // HTTP /metrics and /healthz
+};
+
+enum class LogFormat { Text, Json };
+const char* to_string(LogFormat f);  // "text", "json"
+
+struct Config {
+  std::string source = "<defaults>";  // file it came from, for messages
+  std::vector<std::string> zones = {"us-east-1a", "us-east-1b", "us-east-1c"};
+  std::string region = "us-east-1";
+  std::string pool = "default";
+  std::string cluster_name = "fitscale";  // tag on every instance; found again after a restart
+  ControllerConfig controller;
+  ScaleDownConfig scale_down;
+  AllocatableRule allocatable;  // maxPods, daemonsetOverhead
+  // nullopt when the file has no `budgets` key: safe_default_budgets() apply. When present, an
+  // unset key means no cap at that level except what `budgets.default` gives.
+  std::optional<Budgets> budgets;
+  AlertsConfig alerts;
+  SimulatorConfig simulator;
+  AwsConfig aws;
+  MetricsConfig metrics;
+  LogFormat log_format = LogFormat::Text;
+};
+
+// Parses a config document; `source` names it in errors ("config.yaml"). An empty document is
+// the default config. Throws InputError.
+Config parse_config(std::string_view yaml, std::string_view source);
+// Reads and parses a file (the one place below cli/ that reads a file: the config is an edge).
+Config load_config_file(const std::string& path);
+
+// The budgets that apply: the file's, or safe_default_budgets() when it has no `budgets` key.
+Budgets budgets_or_defaults(const Config& config);
+
+}  // namespace fitscale
