@@ -1,0 +1,58 @@
+#include "cloud/aws/aws_error.h"
+
+#include <pugixml.hpp>
+
+#include <array>
+
+namespace fitscale::aws {
+
+AwsError::AwsError(std::string action, std::string code, std::string message, long http_status)
+    : std::runtime_error(action + ": " + code + ": " + message +
+                         (is_auth_error(code)
+                              ? " (AWS refused the credentials: check AWS_ACCESS_KEY_ID / "
+                                "AWS_SECRET_ACCESS_KEY or the profile's keys)"
+                              : "")),
+      action_(std::move(action)),
+      code_(std::move(code)),
+      message_(std::move(message)),
+      http_status_(http_status) {}
+
+DecodedError decode_error(std::string_view body, long http_status) {
+  pugi::xml_document doc;
+  if (doc.load_buffer(body.data(), body.size())) {
+    pugi::xml_node error = doc.child("Response").child("Errors").child("Error");
+    if (!error) error = doc.child("ErrorResponse").child("Error");
+    if (error && error.child("Code")) {
+      return {error.child_value("Code"), error.child_value("Message")};
+    }
+  }
+  std::string snippet(body.substr(0, 200));
+  return {"HTTP" + std::to_string(http_status), snippet.empty() ? "no response body" : snippet};
+}
+
+bool is_retryable(std::string_view code, long http_status) {
+  static constexpr std::array kCodes = {
+      "Throttling",          "ThrottlingException",       "RequestLimitExceeded",
+      "RequestThrottled",    "TooManyRequestsException",  "RequestThrottledException",
+      "InternalError",       "InternalFailure",           "ServiceUnavailable",
+      "Unavailable",         "EC2ThrottledException",     "PriorRequestNotComplete"};
+  for (const char* c : kCodes) {
+    if (code == c) return true;
+  }
+  return http_status >= 500 || http_status == 0 || http_status == 429;
+}
+
+bool is_auth_error(std::string_view code) {
+  return code == "AuthFailure" || code == "SignatureDoesNotMatch" ||
+         code == "InvalidClientTokenId" || code == "UnrecognizedClientException" ||
+         code == "IncompleteSignature" || code == "MissingAuthenticationToken" ||
+         code == "ExpiredToken" || code == "InvalidAccessKeyId" || code == "AccessDenied" ||
+         code == "UnauthorizedOperation";
+}
+
+bool is_capacity_error(std::string_view code) {
+  return code == "InsufficientInstanceCapacity" || code == "MaxSpotInstanceCountExceeded" ||
+         code == "InstanceLimitExceeded" || code == "SpotMaxPriceTooLow" || code == "Unsupported";
+}
+
+}  // namespace fitscale::aws

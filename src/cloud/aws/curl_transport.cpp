@@ -1,0 +1,59 @@
+#include "cloud/aws/curl_transport.h"
+
+#include <curl/curl.h>
+
+#include <chrono>
+#include <memory>
+#include <thread>
+
+namespace fitscale::aws {
+namespace {
+
+size_t append_body(char* data, size_t size, size_t count, void* user) {
+  static_cast<std::string*>(user)->append(data, size * count);
+  return size * count;
+}
+
+}  // namespace
+
+void ThreadSleeper::sleep_ms(long ms) {
+  std::this_thread::sleep_for(std::chrono::milliseconds(ms));
+}
+
+HttpResponse CurlTransport::post(const std::string& url, const NameValues& headers,
+                                 const std::string& body) {
+  HttpResponse out;
+  std::unique_ptr<CURL, decltype(&curl_easy_cleanup)> curl(curl_easy_init(), curl_easy_cleanup);
+  if (!curl) {
+    out.transport_error = "curl_easy_init failed";
+    return out;
+  }
+  curl_slist* list = nullptr;
+  for (const auto& [name, value] : headers) list = curl_slist_append(list, (name + ": " + value).c_str());
+  // libcurl would add "Expect: 100-continue" and its own Accept; neither is signed, both harmless,
+  // but Expect delays small posts, so drop it.
+  list = curl_slist_append(list, "Expect:");
+  std::unique_ptr<curl_slist, decltype(&curl_slist_free_all)> header_list(list, curl_slist_free_all);
+  char error[CURL_ERROR_SIZE] = {0};
+  curl_easy_setopt(curl.get(), CURLOPT_URL, url.c_str());
+  curl_easy_setopt(curl.get(), CURLOPT_POST, 1L);
+  curl_easy_setopt(curl.get(), CURLOPT_POSTFIELDS, body.data());
+  curl_easy_setopt(curl.get(), CURLOPT_POSTFIELDSIZE, static_cast<long>(body.size()));
+  curl_easy_setopt(curl.get(), CURLOPT_HTTPHEADER, header_list.get());
+  curl_easy_setopt(curl.get(), CURLOPT_WRITEFUNCTION, append_body);
+  curl_easy_setopt(curl.get(), CURLOPT_WRITEDATA, &out.body);
+  curl_easy_setopt(curl.get(), CURLOPT_TIMEOUT_MS, timeout_ms_);
+  curl_easy_setopt(curl.get(), CURLOPT_CONNECTTIMEOUT_MS, 10000L);
+  curl_easy_setopt(curl.get(), CURLOPT_NOSIGNAL, 1L);
+  curl_easy_setopt(curl.get(), CURLOPT_ERRORBUFFER, error);
+  const CURLcode rc = curl_easy_perform(curl.get());
+  if (rc != CURLE_OK) {
+    out.transport_error = error[0] ? error : curl_easy_strerror(rc);
+    out.body.clear();
+    return out;
+  }
+  curl_easy_getinfo(curl.get(), CURLINFO_RESPONSE_CODE, &out.status);
+  return out;
+}
+
+}  // namespace fitscale::aws

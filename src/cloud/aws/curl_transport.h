@@ -1,0 +1,17 @@
+#pragma once
+#include "cloud/aws/http_transport.h"
+
+namespace fitscale::aws {
+
+// libcurl, one easy handle per request (the AWS calls of a loop are few and small).
+class CurlTransport final : public HttpTransport {
+ public:
+  explicit CurlTransport(long timeout_ms = 30000) : timeout_ms_(timeout_ms) {}
+  HttpResponse post(const std::string& url, const NameValues& headers,
+                    const std::string& body) override;
+
+ private:
+  long timeout_ms_;
+};
+
+}  // namespace fitscale::aws

@@ -1,0 +1,35 @@
+#pragma once
+// The one HTTP call the query protocol needs, behind an interface so the client's retries,
+// pagination and error decoding are tested with a scripted fake, and libcurl stays at the edge.
+#include <string>
+
+#include "cloud/aws/sigv4.h"
+
+namespace fitscale::aws {
+
+struct HttpResponse {
+  long status = 0;            // 0 when the request never got an answer
+  std::string body;
+  std::string transport_error;  // curl's message when status == 0
+};
+
+class HttpTransport {
+ public:
+  virtual ~HttpTransport() = default;
+  virtual HttpResponse post(const std::string& url, const NameValues& headers,
+                            const std::string& body) = 0;
+};
+
+// Waits between retries; injected so tests never sleep.
+class Sleeper {
+ public:
+  virtual ~Sleeper() = default;
+  virtual void sleep_ms(long ms) = 0;
+};
+
+class ThreadSleeper final : public Sleeper {
+ public:
+  void sleep_ms(long ms) override;
+};
+
+}  // namespace fitscale::aws
