@@ -22,6 +22,9 @@ struct NodeCharge {
   std::string owner_namespace;  // pays idle time
   std::string owner_job;
   std::string pool;
+  // When the job that caused the launch is over at the latest (launch + its worst-case runtime);
+  // 0 = not known, then the ledger counts one more hour of the node as committed worst case.
+  Time worst_case_end = 0;
 };
 
 struct PodUsage {
@@ -41,6 +44,9 @@ class Ledger {
   // Spend per namespace up to `now` (closed intervals plus open ones metered to now), for
   // budget admission: today's and this month's spend (UTC), and what is committed per hour.
   virtual std::map<std::string, NamespaceSpend, std::less<>> spend(Time now) const = 0;
+  // Nodes still being metered (started, not stopped). After a restart a durable ledger knows
+  // nodes the caller has not reported yet: those whose instance is gone should be stopped.
+  virtual std::vector<std::string> open_nodes() const { return {}; }
 };
 
 }  // namespace fitscale

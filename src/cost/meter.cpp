@@ -1,0 +1,128 @@
+#include "cost/meter.h"
+
+#include <algorithm>
+
+namespace fitscale::cost {
+
+std::vector<Segment> make_segments(const MeteredNode& node, const std::string& node_id, const Split& split,
+                                   Time from, Time to) {
+  std::vector<Segment> out;
+  for (Time a = from; a < to;) {
+    const Time b = std::min(to, utc_day_start(a) + 86400);
+    Segment s;
+    s.node_id = node_id;
+    s.start = a;
+    s.end = b;
+    s.split = split;
+    s.node_micros = node_cost(node.charge.micros_per_hour, node.launched_at, a, b);
+    s.charges = attribute(node.charge, node.launched_at, split, a, b);
+    out.push_back(std::move(s));
+    a = b;
+  }
+  return out;
+}
+
+std::vector<Segment> Meter::node_started(const NodeCharge& node, Time t) {
+  // Already known: a restart reporting a node the storage has (metering continues where it
+  // stopped), or a repeated call. Either way nothing changes.
+  if (nodes_.count(node.node_id) != 0) return {};
+  nodes_[node.node_id] = MeteredNode{node, t, std::nullopt};
+  open_[node.node_id] = OpenSegment{t, Split{}};
+  return {};
+}
+
+std::vector<Segment> Meter::close(const std::string& node_id, Time t) {
+  auto it = open_.find(node_id);
+  if (it == open_.end()) return {};
+  const MeteredNode& node = nodes_.at(node_id);
+  // A change reported for a moment before the open segment (clocks are not perfect): it
+  // takes effect when the segment opened, never rewriting closed time.
+  t = std::max(t, it->second.since);
+  std::vector<Segment> out = make_segments(node, node_id, it->second.split, it->second.since, t);
+  for (const Segment& s : out) count(s);
+  it->second.since = t;
+  return out;
+}
+
+std::vector<Segment> Meter::node_stopped(const std::string& node_id, Time t) {
+  auto it = open_.find(node_id);
+  if (it == open_.end()) return {};
+  t = std::max(t, it->second.since);
+  std::vector<Segment> out = close(node_id, t);
+  open_.erase(node_id);
+  nodes_.at(node_id).stopped_at = t;
+  return out;
+}
+
+std::vector<Segment> Meter::pods_changed(const std::string& node_id, const std::vector<PodUsage>& pods, Time t) {
+  auto it = open_.find(node_id);
+  if (it == open_.end()) return {};
+  Split split = split_for(pods, nodes_.at(node_id).charge.allocatable);
+  if (split == it->second.split) return {};
+  std::vector<Segment> out = close(node_id, t);
+  open_.at(node_id).split = std::move(split);
+  return out;
+}
+
+void Meter::count(const Segment& s) {
+  for (const Charge& c : s.charges) {
+    by_day_[c.ns][utc_day_start(s.start)] += c.micros;
+    by_month_[c.ns][utc_month_start(s.start)] += c.micros;
+  }
+}
+
+void Meter::restore_node(const MeteredNode& node, std::optional<OpenSegment> open) {
+  nodes_[node.charge.node_id] = node;
+  if (open) open_[node.charge.node_id] = std::move(*open);
+}
+
+void Meter::restore_charge(const std::string& ns, Time day_start, Micros micros) {
+  by_day_[ns][utc_day_start(day_start)] += micros;
+  by_month_[ns][utc_month_start(day_start)] += micros;
+}
+
+Segment Meter::open_as_segment(const std::string& node_id, Time until) const {
+  const OpenSegment& o = open_.at(node_id);
+  const MeteredNode& node = nodes_.at(node_id);
+  Segment s;
+  s.node_id = node_id;
+  s.start = o.since;
+  s.end = std::max(until, o.since);
+  s.split = o.split;
+  s.node_micros = node_cost(node.charge.micros_per_hour, node.launched_at, s.start, s.end);
+  s.charges = attribute(node.charge, node.launched_at, o.split, s.start, s.end);
+  return s;
+}
+
+std::map<std::string, NamespaceSpend, std::less<>> Meter::spend(Time now) const {
+  std::map<std::string, NamespaceSpend, std::less<>> out;
+  const Time day = utc_day_start(now);
+  const Time month = utc_month_start(now);
+  for (const auto& [ns, days] : by_day_) {
+    if (auto it = days.find(day); it != days.end()) out[ns].spent_today += it->second;
+  }
+  for (const auto& [ns, months] : by_month_) {
+    if (auto it = months.find(month); it != months.end()) out[ns].spent_this_month += it->second;
+  }
+  for (const auto& [id, o] : open_) {
+    const MeteredNode& node = nodes_.at(id);
+    // The open segment metered to now: its part since midnight counts today, since the first
+    // of the month this month (a segment opened yesterday is split here, as it will be when
+    // it closes).
+    if (now > o.since) {
+      for (const Charge& c : attribute(node.charge, node.launched_at, o.split, std::max(o.since, day), now)) {
+        out[c.ns].spent_today += c.micros;
+      }
+      for (const Charge& c : attribute(node.charge, node.launched_at, o.split, std::max(o.since, month), now)) {
+        out[c.ns].spent_this_month += c.micros;
+      }
+    }
+    NamespaceSpend& owner = out[node.charge.owner_namespace];
+    owner.committed_micros_per_hour += node.charge.micros_per_hour;
+    const Time until = node.charge.worst_case_end > 0 ? node.charge.worst_case_end : now + 3600;
+    owner.committed_worst_case += node_cost(node.charge.micros_per_hour, node.launched_at, now, std::max(now, until));
+  }
+  return out;
+}
+
+}  // namespace fitscale::cost

@@ -1,0 +1,162 @@
+#include <gtest/gtest.h>
+
+#include <map>
+#include <random>
+
+#include "cost/memory_ledger.h"
+
+namespace fitscale {
+namespace {
+
+constexpr Time kMidnight = 1767571200;  // 2026-01-05T00:00:00Z, a Monday
+
+Resources res(std::int64_t cpu_milli, std::int64_t mem_gib, std::int64_t gpus) {
+  Resources r;
+  r.cpu_milli = cpu_milli;
+  r.memory_bytes = mem_gib << 30;
+  r.gpus = gpus;
+  return r;
+}
+
+NodeCharge node(const std::string& id, Micros per_hour, const std::string& owner) {
+  NodeCharge n;
+  n.node_id = id;
+  n.instance_type = per_hour > 10'000'000 ? "p3.16xlarge" : "p3.2xlarge";
+  n.micros_per_hour = per_hour;
+  n.allocatable = res(63'000, 480, 8);
+  n.owner_namespace = owner;
+  n.owner_job = owner + "/launcher";
+  return n;
+}
+
+PodUsage pod(const std::string& ns, const std::string& name, std::int64_t gpus) {
+  return PodUsage{ns + "/" + name, ns, ns + "/" + name.substr(0, name.find('-')), res(6'000 * gpus, 40 * gpus, gpus)};
+}
+
+// Property: random nodes with random pod changes; every micro-dollar a node costs from start to
+// stop is attributed exactly once, in the segments and in the report.
+TEST(MemoryLedger, AttributionSumsExactlyOverRandomHistories) {
+  std::mt19937_64 rng(20261129);
+  const std::vector<std::string> namespaces = {"vc-a", "vc-b", "vc-c", "vc-d"};
+  for (int round = 0; round < 20; ++round) {
+    MemoryLedger ledger;
+    std::map<std::string, Micros> expected_node_cost;
+    Micros expected_total = 0;
+    for (int i = 0; i < 30; ++i) {
+      const std::string id = "i-" + std::to_string(i);
+      const Micros price = 100'000 + static_cast<Micros>(rng() % 40'000'000);
+      const Time start = kMidnight - 50'000 + static_cast<Time>(rng() % 200'000);
+      ledger.node_started(node(id, price, namespaces[rng() % 4]), start);
+      Time t = start;
+      const int changes = static_cast<int>(rng() % 12);
+      for (int c = 0; c < changes; ++c) {
+        t += static_cast<Time>(rng() % 20'000);
+        std::vector<PodUsage> pods;
+        const int n = static_cast<int>(rng() % 5);
+        for (int p = 0; p < n; ++p) {
+          pods.push_back(pod(namespaces[rng() % 4], "job" + std::to_string(rng() % 3) + "-" + std::to_string(p),
+                             1 + static_cast<std::int64_t>(rng() % 4)));
+        }
+        ledger.pods_changed(id, pods, t);
+      }
+      t += 1 + static_cast<Time>(rng() % 30'000);
+      ledger.node_stopped(id, t);
+      expected_node_cost[id] = cost::node_cost(price, start, start, t);
+      expected_total += expected_node_cost[id];
+    }
+    std::map<std::string, Micros> node_sum, charge_sum;
+    for (const auto& s : ledger.closed_segments()) {
+      Micros charges = 0;
+      for (const auto& c : s.charges) charges += c.micros;
+      ASSERT_EQ(charges, s.node_micros) << "segment of " << s.node_id;
+      ASSERT_EQ(utc_day_start(s.end - 1), utc_day_start(s.start))
+          << "segment crosses midnight";
+      node_sum[s.node_id] += s.node_micros;
+    }
+    EXPECT_EQ(node_sum, expected_node_cost);
+    const cost::CostReport all = ledger.report(0, kMidnight + 10 * 86400);
+    EXPECT_EQ(all.total, expected_total);
+    Micros by_ns = 0, by_job = 0, by_type = 0;
+    for (const auto& l : all.by_namespace) by_ns += l.micros;
+    for (const auto& l : all.by_job) by_job += l.micros;
+    for (const auto& l : all.by_instance_type) by_type += l.micros;
+    EXPECT_EQ(by_ns, expected_total);
+    EXPECT_EQ(by_job, expected_total);
+    EXPECT_EQ(by_type, expected_total);
+    // Any window cuts segments but the pieces still add up: [a, m) + [m, b) = [a, b).
+    const Time m = kMidnight + static_cast<Time>(rng() % 100'000) - 30'000;
+    EXPECT_EQ(ledger.report(0, m).total + ledger.report(m, kMidnight + 10 * 86400).total, expected_total);
+  }
+}
+
+TEST(MemoryLedger, DailySpendResetsAtUtcMidnightAndMonthlyDoesNot) {
+  MemoryLedger ledger;
+  // research-a's node, $36/h ($0.01/s), from 23:00 on Jan 5, fully used by its own pod.
+  ledger.node_started(node("i-1", 36'000'000, "research-a"), kMidnight + 23 * 3600);
+  ledger.pods_changed("i-1", {pod("research-a", "train-0", 8)}, kMidnight + 23 * 3600);
+
+  auto before = ledger.spend(kMidnight + 86400 - 1);  // 23:59:59
+  EXPECT_EQ(before["research-a"].spent_today, 3599 * 10'000);
+  EXPECT_EQ(before["research-a"].spent_this_month, 3599 * 10'000);
+
+  auto after = ledger.spend(kMidnight + 86400 + 60);  // 00:01 on Jan 6
+  EXPECT_EQ(after["research-a"].spent_today, 60 * 10'000);
+  EXPECT_EQ(after["research-a"].spent_this_month, 3660 * 10'000);
+
+  // Closing the segment later cuts it at midnight; the totals do not move.
+  ledger.pods_changed("i-1", {}, kMidnight + 86400 + 60);
+  auto closed = ledger.spend(kMidnight + 86400 + 60);
+  EXPECT_EQ(closed["research-a"].spent_today, 60 * 10'000);
+  EXPECT_EQ(closed["research-a"].spent_this_month, 3660 * 10'000);
+  ASSERT_EQ(ledger.closed_segments().size(), 2u);
+  EXPECT_EQ(ledger.closed_segments()[0].end, kMidnight + 86400);
+}
+
+TEST(MemoryLedger, MonthlySpendResetsOnTheFirst) {
+  MemoryLedger ledger;
+  const Time jan31 = 1769817600;  // 2026-01-31T00:00:00Z
+  ledger.node_started(node("i-1", 3'600'000, "a"), jan31 + 12 * 3600);  // $3.60/h = $0.001/s
+  EXPECT_EQ(ledger.spend(jan31 + 86399)["a"].spent_this_month, (12 * 3600 - 1) * 1000);
+  ledger.node_stopped("i-1", jan31 + 86400 + 3600);  // 01:00 on Feb 1
+  auto s = ledger.spend(jan31 + 86400 + 7200);
+  EXPECT_EQ(s["a"].spent_today, 3'600'000);        // one hour on Feb 1
+  EXPECT_EQ(s["a"].spent_this_month, 3'600'000);   // February started an hour ago
+}
+
+TEST(MemoryLedger, IdleTimeIsChargedToTheOwnerAndUsedTimeToThePods) {
+  MemoryLedger ledger;
+  ledger.node_started(node("i-1", 24'480'000, "research-a"), kMidnight);            // boots idle
+  ledger.pods_changed("i-1", {pod("research-b", "eval-0", 4)}, kMidnight + 1800);   // half the GPUs
+  ledger.node_stopped("i-1", kMidnight + 5400);
+  const auto s = ledger.spend(kMidnight + 5400);
+  // 30 min idle + 60 min half idle = 1h of the node for research-a; 30 min for research-b.
+  EXPECT_EQ(s.at("research-a").spent_today, 24'480'000);
+  EXPECT_EQ(s.at("research-b").spent_today, 12'240'000);
+  const auto r = ledger.report(kMidnight, kMidnight + 86400);
+  EXPECT_EQ(r.total, 36'720'000);
+  EXPECT_EQ(r.idle, 24'480'000);
+  ASSERT_FALSE(r.by_job.empty());
+  EXPECT_EQ(r.by_job[0].key, "research-a/launcher");
+  EXPECT_EQ(r.by_job[0].idle_micros, 24'480'000);
+}
+
+TEST(MemoryLedger, CommittedCountsOpenNodesOfTheOwner) {
+  MemoryLedger ledger;
+  NodeCharge n = node("i-1", 24'480'000, "research-a");
+  n.worst_case_end = kMidnight + 10 * 3600;
+  ledger.node_started(n, kMidnight);
+  ledger.node_started(node("i-2", 3'060'000, "research-a"), kMidnight);  // runtime unknown
+  auto s = ledger.spend(kMidnight + 3600);
+  EXPECT_EQ(s["research-a"].committed_micros_per_hour, 27'540'000);
+  EXPECT_EQ(s["research-a"].committed_worst_case, 9 * 24'480'000 + 3'060'000);
+  ledger.node_stopped("i-1", kMidnight + 3600);
+  ledger.node_stopped("i-2", kMidnight + 3600);
+  s = ledger.spend(kMidnight + 3600);
+  EXPECT_EQ(s["research-a"].committed_micros_per_hour, 0);
+  EXPECT_EQ(s["research-a"].committed_worst_case, 0);
+  EXPECT_EQ(s["research-a"].spent_today, 27'540'000);
+  EXPECT_TRUE(ledger.open_nodes().empty());
+}
+
+}  // namespace
+}  // namespace fitscale
