@@ -79,6 +79,13 @@ struct Plan {
 // Pure and deterministic: same inputs, same plan.
 Plan plan(const Snapshot& snapshot, const Catalog& catalog, const Policy& policy, Time now);
 
+// A simple lower bound on what serving `pod` on new nodes costs per hour: over the offerings
+// it may use (policy zones, not backed off, labels, spot unless it requires on-demand, falling
+// back to on-demand as the planner does), the least of price x dominant share of the offering's
+// allocatable (cpu, memory, GPUs, pods, extended). 0 when no offering can hold it. The planner's
+// benchmarks and the simulator's reports compare plans against the sum over pods.
+double lower_bound_usd_per_hour(const Pod& pod, const Catalog& catalog, const Policy& policy);
+
 const char* to_string(RemoveReason r);
 const char* to_string(UnschedulableKind k);
 

@@ -1,0 +1,164 @@
+#include "planner/admission.h"
+
+#include <algorithm>
+
+#include "planner/reasons.h"
+
+namespace fitscale::planner {
+namespace {
+
+constexpr Seconds kDay = 86400;
+
+Micros cap_micros(double usd) { return dollars_to_micros(usd); }
+
+std::string count(std::int64_t n) { return format_count(n); }
+
+}  // namespace
+
+BudgetBook::BudgetBook(const Snapshot& snapshot, const Policy& policy, Time now)
+    : snapshot_(snapshot), policy_(policy), now_(now) {
+  // Committed spend is counted from the instances fitscale runs (the snapshot is the freshest
+  // view: it includes what was launched since the ledger's last write) and from the ledger;
+  // both describe the same instances, so take the larger, never the sum.
+  std::map<std::string, Micros, std::less<>> from_nodes;
+  for (const Node& n : snapshot.nodes) {
+    if (!n.managed) continue;
+    from_nodes[n.owner_namespace] += n.price_micros_per_hour;
+    cluster_committed_per_hour_ += n.price_micros_per_hour;
+    if (n.state == NodeState::Deleting) continue;  // going away: no longer counts against caps
+    ++cluster_nodes_;
+    cluster_gpus_ += n.allocatable.gpus;
+  }
+  for (const auto& [ns, micros] : from_nodes) use(ns).committed_per_hour = micros;
+  for (const auto& [ns, spend] : snapshot.spend) {
+    NamespaceUse& u = use(ns);
+    if (spend.committed_micros_per_hour > u.committed_per_hour) {
+      cluster_committed_per_hour_ += spend.committed_micros_per_hour - u.committed_per_hour;
+      u.committed_per_hour = spend.committed_micros_per_hour;
+    }
+  }
+}
+
+BudgetBook::NamespaceUse& BudgetBook::use(const std::string& ns) { return namespaces_[ns]; }
+
+std::optional<Refusal> BudgetBook::admit(const JobAsk& ask) {
+  const NamespaceBudget b = policy_.budgets.for_namespace(ask.ns);
+  const ClusterBudget& cb = policy_.budgets.cluster;
+  const std::string who = "namespace " + ask.ns + ": ";
+  const std::optional<Seconds> runtime = ask.declared_runtime ? ask.declared_runtime : b.max_runtime;
+  auto refused = [](std::string r) { return Refusal{UnschedulableKind::BudgetRefused, std::move(r)}; };
+  auto wait = [](std::string r) { return Refusal{UnschedulableKind::BudgetWait, std::move(r)}; };
+  const Micros hourly = ask.micros_per_hour;
+
+  // --- Caps the job breaks on its own: it can never fit, refused for good. ---
+  if (b.usd_per_job) {
+    const Micros cap = cap_micros(*b.usd_per_job);
+    if (!runtime) {
+      return refused(who + "job declares no runtime (activeDeadlineSeconds or " +
+                     std::string(annotation::kMaxRuntime) + ") and the namespace has no maxRuntime, so usdPerJob " +
+                     format_usd_micros(cap) + " cannot be checked");
+    }
+    const Micros worst = cost_for(hourly, *runtime);
+    if (worst > cap) {
+      return refused(who + "job needs " + usd_per_hour(hourly) + " × " + short_duration(*runtime) + " = " +
+                     format_usd_micros(worst) + " worst case; usdPerJob is " + format_usd_micros(cap));
+    }
+  }
+  if (b.usd_per_hour && hourly > cap_micros(*b.usd_per_hour)) {
+    return refused(who + "job needs " + usd_per_hour(hourly) + "; usdPerHour is " +
+                   usd_per_hour(cap_micros(*b.usd_per_hour)));
+  }
+  if (cb.usd_per_hour && hourly > cap_micros(*cb.usd_per_hour)) {
+    return refused("cluster: job needs " + usd_per_hour(hourly) + "; the cluster's usdPerHour is " +
+                   usd_per_hour(cap_micros(*cb.usd_per_hour)));
+  }
+  if (cb.gpus && ask.gpus > *cb.gpus) {
+    return refused("cluster: job needs " + count(ask.gpus) + " GPUs; the cluster's gpus cap is " + count(*cb.gpus));
+  }
+  if (cb.nodes && ask.nodes > *cb.nodes) {
+    return refused("cluster: job needs " + count(ask.nodes) + " nodes; the cluster's nodes cap is " + count(*cb.nodes));
+  }
+  // A period cap the job breaks even when it starts at the period's beginning with nothing spent.
+  const Seconds day_left = utc_day_start(now_) + kDay - now_;
+  const Seconds month_len = utc_next_month_start(now_) - utc_month_start(now_);
+  const Seconds month_left = utc_next_month_start(now_) - now_;
+  auto within = [&](Seconds period) { return runtime ? std::min(*runtime, period) : period; };
+  if (b.usd_per_day) {
+    const Micros cap = cap_micros(*b.usd_per_day);
+    const Micros full = cost_for(hourly, within(kDay));
+    if (full > cap) {
+      return refused(who + "job needs " + usd_per_hour(hourly) + " × " + short_duration(within(kDay)) + " = " +
+                     format_usd_micros(full) + " in one day; usdPerDay is " + format_usd_micros(cap));
+    }
+  }
+  if (b.usd_per_month) {
+    const Micros cap = cap_micros(*b.usd_per_month);
+    const Micros full = cost_for(hourly, within(month_len));
+    if (full > cap) {
+      return refused(who + "job needs " + usd_per_hour(hourly) + " × " + short_duration(within(month_len)) + " = " +
+                     format_usd_micros(full) + " in one month; usdPerMonth is " + format_usd_micros(cap));
+    }
+  }
+
+  // --- Caps the job breaks together with what is committed: it waits and is reconsidered. ---
+  NamespaceUse& u = use(ask.ns);
+  if (b.usd_per_hour) {
+    const Micros cap = cap_micros(*b.usd_per_hour);
+    const Micros have = u.committed_per_hour + u.added_per_hour;
+    if (have + hourly > cap) {
+      return wait(who + "job needs " + usd_per_hour(hourly) + " but " + usd_per_hour(have) +
+                  " is already committed; usdPerHour is " + usd_per_hour(cap));
+    }
+  }
+  if (cb.usd_per_hour) {
+    const Micros cap = cap_micros(*cb.usd_per_hour);
+    const Micros have = cluster_committed_per_hour_ + cluster_added_per_hour_;
+    if (have + hourly > cap) {
+      return wait("cluster: job needs " + usd_per_hour(hourly) + " but " + usd_per_hour(have) +
+                  " is already committed; the cluster's usdPerHour is " + usd_per_hour(cap));
+    }
+  }
+  if (cb.gpus && cluster_gpus_ + ask.gpus > *cb.gpus) {
+    return wait("cluster: job needs " + count(ask.gpus) + " GPUs but " + count(cluster_gpus_) +
+                " are in use; the cluster's gpus cap is " + count(*cb.gpus));
+  }
+  if (cb.nodes && cluster_nodes_ + ask.nodes > *cb.nodes) {
+    return wait("cluster: job needs " + count(ask.nodes) + " nodes but " + count(cluster_nodes_) +
+                " exist; the cluster's nodes cap is " + count(*cb.nodes));
+  }
+  // Within the current calendar period the job can cost at most its rate until the period ends.
+  const Micros job_today = cost_for(hourly, within(day_left));
+  const Micros job_month = cost_for(hourly, within(month_left));
+  auto spend_it = snapshot_.spend.find(ask.ns);
+  const NamespaceSpend spend = spend_it == snapshot_.spend.end() ? NamespaceSpend{} : spend_it->second;
+  if (b.usd_per_day) {
+    const Micros cap = cap_micros(*b.usd_per_day);
+    const Micros total = spend.spent_today + spend.committed_worst_case + u.added_today + job_today;
+    if (total > cap) {
+      return wait(who + format_usd_micros(spend.spent_today) + " spent today + " +
+                  format_usd_micros(spend.committed_worst_case + u.added_today) + " committed worst case + job's " +
+                  format_usd_micros(job_today) + " before midnight UTC = " + format_usd_micros(total) +
+                  "; usdPerDay is " + format_usd_micros(cap));
+    }
+  }
+  if (b.usd_per_month) {
+    const Micros cap = cap_micros(*b.usd_per_month);
+    const Micros total = spend.spent_this_month + spend.committed_worst_case + u.added_this_month + job_month;
+    if (total > cap) {
+      return wait(who + format_usd_micros(spend.spent_this_month) + " spent this month + " +
+                  format_usd_micros(spend.committed_worst_case + u.added_this_month) +
+                  " committed worst case + job's " + format_usd_micros(job_month) + " before the month ends = " +
+                  format_usd_micros(total) + "; usdPerMonth is " + format_usd_micros(cap));
+    }
+  }
+
+  u.added_per_hour += hourly;
+  u.added_today += job_today;
+  u.added_this_month += job_month;
+  cluster_added_per_hour_ += hourly;
+  cluster_gpus_ += ask.gpus;
+  cluster_nodes_ += ask.nodes;
+  return std::nullopt;
+}
+
+}  // namespace fitscale::planner

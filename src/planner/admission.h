@@ -1,0 +1,55 @@
+#pragma once
+// Budget admission (issue 4): a pending job may cause a launch only if, with the instances this
+// plan launches for it, every cap of its namespace and of the cluster holds. The book
+// accumulates what earlier jobs of the same plan were granted, so two jobs that each fit alone
+// but not together never both launch.
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+
+#include "planner/plan.h"
+
+namespace fitscale::planner {
+
+// What one job asks for in this plan.
+struct JobAsk {
+  std::string ns;
+  std::string job;
+  Micros micros_per_hour = 0;  // its new instances (its marginal share when nodes are shared)
+  std::int64_t gpus = 0;
+  std::int64_t nodes = 0;
+  std::optional<Seconds> declared_runtime;  // longest declared among its pods
+};
+
+struct Refusal {
+  UnschedulableKind kind = UnschedulableKind::BudgetWait;
+  std::string reason;
+};
+
+class BudgetBook {
+ public:
+  BudgetBook(const Snapshot& snapshot, const Policy& policy, Time now);
+  // nullopt: admitted and recorded; else why not (nothing recorded).
+  std::optional<Refusal> admit(const JobAsk& ask);
+
+ private:
+  struct NamespaceUse {
+    Micros committed_per_hour = 0;  // running and in-flight instances charged to it
+    Micros added_per_hour = 0;      // granted earlier in this plan
+    Micros added_today = 0;         // worst case of those grants within the current UTC day
+    Micros added_this_month = 0;
+  };
+  NamespaceUse& use(const std::string& ns);
+
+  const Snapshot& snapshot_;
+  const Policy& policy_;
+  Time now_;
+  std::map<std::string, NamespaceUse, std::less<>> namespaces_;
+  Micros cluster_committed_per_hour_ = 0;
+  Micros cluster_added_per_hour_ = 0;
+  std::int64_t cluster_gpus_ = 0;  // managed nodes now plus grants
+  std::int64_t cluster_nodes_ = 0;
+};
+
+}  // namespace fitscale::planner

@@ -1,0 +1,160 @@
+#include "planner/placement.h"
+
+#include <algorithm>
+#include <unordered_map>
+
+#include "model/taint.h"
+#include "planner/predicates.h"
+
+namespace fitscale::planner {
+namespace {
+
+bool is_in_flight(const Node& n) { return n.state == NodeState::InFlight || n.state == NodeState::Registered; }
+
+// A node the scheduler could bind to now or once it becomes Ready.
+bool takes_new_pods(const Node& n, const Policy& policy, Time now) {
+  if (n.unschedulable || n.interruption_notice || n.state == NodeState::Deleting) return false;
+  if (is_in_flight(n)) {
+    // An instance past its registration timeout is about to be removed, not waited for.
+    const Time since = n.launched_at != 0 ? n.launched_at : n.created;
+    if (now - since > policy.register_timeout_s) return false;
+  }
+  return true;
+}
+
+// Pods that hold a node's resources: bound and not finished.
+bool holds_resources(const Pod& p) {
+  return !p.node_name.empty() && p.phase != PodPhase::Succeeded && p.phase != PodPhase::Failed;
+}
+
+}  // namespace
+
+ExistingCapacity::ExistingCapacity(const Snapshot& snapshot, const Policy& policy, Time now,
+                                   const std::vector<std::string>& gpu_models)
+    : snapshot_(snapshot) {
+  std::vector<const Node*> order;
+  for (const Node& n : snapshot.nodes) {
+    if (takes_new_pods(n, policy, now)) order.push_back(&n);
+  }
+  std::sort(order.begin(), order.end(), [](const Node* a, const Node* b) {
+    const bool fa = is_in_flight(*a);
+    const bool fb = is_in_flight(*b);
+    if (fa != fb) return !fa;
+    return a->name < b->name;
+  });
+  std::unordered_map<std::string_view, std::size_t> by_name;
+  slots_.reserve(order.size());
+  for (const Node* n : order) {
+    Slot s;
+    s.node = n;
+    s.labels = canonical_labels(n->labels, gpu_models);
+    auto z = s.labels.find(label::kZone);
+    s.zone = !n->zone.empty() ? n->zone : (z != s.labels.end() ? z->second : std::string());
+    s.free = n->allocatable;
+    by_name.emplace(n->name, slots_.size());
+    slots_.push_back(std::move(s));
+  }
+  for (const Pod& p : snapshot.pods) {
+    if (!holds_resources(p)) continue;
+    auto it = by_name.find(p.node_name);
+    if (it == by_name.end()) continue;
+    Slot& s = slots_[it->second];
+    s.free -= p.requests;
+    s.pods.push_back(&p);
+    s.anti = s.anti || !p.anti_affinity_hostname.empty();
+  }
+}
+
+bool ExistingCapacity::admits(const PodClass& c, const Slot& s) const {
+  return labels_admit(c, s.labels) && tolerates_all(c.exemplar->tolerations, s.node->taints) &&
+         !(c.on_demand_only && s.node->managed && s.node->capacity_type == CapacityType::Spot);
+}
+
+bool ExistingCapacity::repelled(const Pod& p, const Slot& s) const {
+  if (p.anti_affinity_hostname.empty() && !s.anti) return false;
+  return std::any_of(s.pods.begin(), s.pods.end(),
+                     [&](const Pod* q) { return anti_affinity_conflict(p, *q); });
+}
+
+void ExistingCapacity::put(const Pod& p, Slot& s, std::map<std::string, std::string>& placements) {
+  s.free -= p.requests;
+  s.pods.push_back(&p);
+  s.anti = s.anti || !p.anti_affinity_hostname.empty();
+  placements[p.key()] = s.node->name;
+  used_.insert(s.node->name);
+}
+
+std::vector<std::uint32_t> ExistingCapacity::place_class(const PodClass& c,
+                                                         std::map<std::string, std::string>& placements) {
+  std::vector<std::size_t> candidates;
+  for (std::size_t i = 0; i < slots_.size(); ++i) {
+    if (admits(c, slots_[i])) candidates.push_back(i);
+  }
+  std::vector<std::uint32_t> left;
+  const Resources& req = c.exemplar->requests;
+  // Free room only shrinks during a plan, so a node too small for this class stays too small:
+  // the cursor never moves back, and placing a class costs O(pods + nodes).
+  std::size_t cursor = 0;
+  for (std::uint32_t pi : c.pods) {
+    const Pod& p = snapshot_.pods[pi];
+    bool placed = false;
+    for (std::size_t k = cursor; k < candidates.size(); ++k) {
+      Slot& s = slots_[candidates[k]];
+      if (!fits(req, s.free)) {
+        if (k == cursor) ++cursor;
+        continue;
+      }
+      if (repelled(p, s)) continue;
+      put(p, s, placements);
+      placed = true;
+      break;
+    }
+    if (!placed) left.push_back(pi);
+  }
+  return left;
+}
+
+bool ExistingCapacity::place_gang(const std::vector<PodClass>& members,
+                                  std::map<std::string, std::string>& placements) {
+  std::vector<std::string> zones;
+  for (const Slot& s : slots_) zones.push_back(s.zone);
+  std::sort(zones.begin(), zones.end());
+  zones.erase(std::unique(zones.begin(), zones.end()), zones.end());
+  for (const std::string& zone : zones) {
+    // Tentative placement; undone unless the whole gang fits in this zone.
+    std::vector<std::pair<const Pod*, std::size_t>> done;
+    bool ok = true;
+    for (const PodClass& c : members) {
+      for (std::uint32_t pi : c.pods) {
+        const Pod& p = snapshot_.pods[pi];
+        bool placed = false;
+        for (std::size_t i = 0; i < slots_.size() && !placed; ++i) {
+          Slot& s = slots_[i];
+          if (s.zone != zone || !fits(p.requests, s.free) || !admits(c, s) || repelled(p, s)) continue;
+          s.free -= p.requests;
+          s.pods.push_back(&p);
+          done.emplace_back(&p, i);
+          placed = true;
+        }
+        if (!placed) {
+          ok = false;
+          break;
+        }
+      }
+      if (!ok) break;
+    }
+    // Undo, then commit properly if it all fit (put() records the placements).
+    for (auto it = done.rbegin(); it != done.rend(); ++it) {
+      Slot& s = slots_[it->second];
+      s.free += it->first->requests;
+      s.pods.pop_back();
+    }
+    if (ok) {
+      for (const auto& [p, i] : done) put(*p, slots_[i], placements);
+      return true;
+    }
+  }
+  return false;
+}
+
+}  // namespace fitscale::planner

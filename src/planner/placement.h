@@ -1,0 +1,48 @@
+#pragma once
+// Placement of pending pods on capacity that exists or is already on its way: free room on Ready
+// schedulable nodes first, then on in-flight nodes (launched, not Ready yet). Counting in-flight
+// capacity is what keeps one pending pod from triggering a second launch on the next loop.
+#include <cstdint>
+#include <map>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "planner/plan.h"
+#include "planner/pod_class.h"
+
+namespace fitscale::planner {
+
+class ExistingCapacity {
+ public:
+  ExistingCapacity(const Snapshot& snapshot, const Policy& policy, Time now,
+                   const std::vector<std::string>& gpu_models);
+
+  // Places as many pods of `c` as fit (in the class's order) and returns the ones left over.
+  std::vector<std::uint32_t> place_class(const PodClass& c, std::map<std::string, std::string>& placements);
+
+  // Places every pod of the gang (its members' classes) on nodes of one zone, or none.
+  bool place_gang(const std::vector<PodClass>& members, std::map<std::string, std::string>& placements);
+
+  // Nodes that received a pod in this plan (scale-down must leave them alone).
+  const std::set<std::string>& used_nodes() const { return used_; }
+
+ private:
+  struct Slot {
+    const Node* node = nullptr;
+    Labels labels;  // canonical
+    std::string zone;
+    Resources free;
+    std::vector<const Pod*> pods;  // bound and placed, for anti-affinity
+    bool anti = false;             // some pod here has anti-affinity terms
+  };
+  bool admits(const PodClass& c, const Slot& s) const;
+  bool repelled(const Pod& p, const Slot& s) const;
+  void put(const Pod& p, Slot& s, std::map<std::string, std::string>& placements);
+
+  const Snapshot& snapshot_;
+  std::vector<Slot> slots_;  // Ready nodes first, then in-flight; by name within each
+  std::set<std::string> used_;
+};
+
+}  // namespace fitscale::planner
