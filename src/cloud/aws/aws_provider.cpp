@@ -1,0 +1,222 @@
+#include "cloud/aws/aws_provider.h"
+
+#include <algorithm>
+#include <set>
+
+#include "cloud/aws/ec2_instances.h"
+#include "cloud/aws/fleet_request.h"
+#include "model/error.h"
+
+namespace fitscale::aws {
+
+AwsProvider::AwsProvider(QueryClient& ec2, QueryClient* autoscaling, const Catalog* catalog,
+                         const Clock& clock, AwsProviderOptions options)
+    : ec2_(ec2), autoscaling_(autoscaling), clock_(clock), options_(std::move(options)) {
+  if (catalog) {
+    for (const auto& o : catalog->offerings) {
+      prices_[offering_key(o.instance_type, o.zone, o.capacity_type)] = o.micros_per_hour;
+    }
+  }
+  if (options_.mode == AwsMode::Asg && !autoscaling_) {
+    throw InputError("aws.mode asg needs an Auto Scaling endpoint");
+  }
+}
+
+Micros AwsProvider::price(const std::string& type, const std::string& zone, CapacityType c) const {
+  auto it = prices_.find(offering_key(type, zone, c));
+  return it == prices_.end() ? 0 : it->second;
+}
+
+LaunchResult AwsProvider::launch(const LaunchRequest& request) {
+  try {
+    return options_.mode == AwsMode::Asg ? launch_asg(request) : launch_fleet(request);
+  } catch (const AwsError& e) {
+    LaunchResult out;
+    out.failures.push_back({offering_key(request.instance_type, request.zone, request.capacity_type),
+                            request.count, e.code(), e.what(), is_capacity_error(e.code())});
+    return out;
+  }
+}
+
+LaunchResult AwsProvider::launch_fleet(const LaunchRequest& request) {
+  auto doc = ec2_.call("CreateFleet", create_fleet_params(request, options_));
+  return parse_create_fleet(doc->document_element(), request, clock_.now());
+}
+
+std::vector<Instance> AwsProvider::list_instances() {
+  if (options_.mode == AwsMode::Asg) return list_asg();
+  std::vector<Instance> out;
+  auto lookup = [this](const std::string& t, const std::string& z, CapacityType c) {
+    return price(t, z, c);
+  };
+  ec2_.call_paginated("DescribeInstances", describe_cluster_instances_params(options_.cluster_name),
+                      [&](const pugi::xml_node& root) { parse_describe_instances(root, lookup, out); });
+  std::sort(out.begin(), out.end(), [](const Instance& a, const Instance& b) { return a.id < b.id; });
+  return out;
+}
+
+void AwsProvider::terminate_ec2(const std::vector<std::string>& ids) {
+  for (size_t start = 0; start < ids.size(); start += 500) {
+    NameValues p;
+    const size_t end = std::min(ids.size(), start + 500);
+    for (size_t i = start; i < end; ++i) {
+      p.emplace_back("InstanceId." + std::to_string(i - start + 1), ids[i]);
+    }
+    try {
+      ec2_.call("TerminateInstances", p);
+    } catch (const AwsError& e) {
+      // One id already gone fails the whole batch: terminate the others one by one.
+      if (e.code() != "InvalidInstanceID.NotFound") throw;
+      for (size_t i = start; i < end; ++i) {
+        try {
+          ec2_.call("TerminateInstances", {{"InstanceId.1", ids[i]}});
+        } catch (const AwsError& one) {
+          if (one.code() != "InvalidInstanceID.NotFound") throw;
+        }
+      }
+    }
+  }
+}
+
+void AwsProvider::terminate(const std::vector<std::string>& instance_ids) {
+  if (instance_ids.empty()) return;
+  if (options_.mode != AwsMode::Asg) {
+    terminate_ec2(instance_ids);
+    return;
+  }
+  std::set<std::string> in_groups;
+  for (const auto& g : groups()) {
+    for (const auto& m : g.members) in_groups.insert(m.id);
+  }
+  std::vector<std::string> loose;
+  for (const auto& id : instance_ids) {
+    if (!in_groups.count(id)) {
+      loose.push_back(id);
+      continue;
+    }
+    // Decrementing desired capacity keeps the group from replacing the instance.
+    autoscaling_->call("TerminateInstanceInAutoScalingGroup",
+                       {{"InstanceId", id}, {"ShouldDecrementDesiredCapacity", "true"}});
+  }
+  terminate_ec2(loose);
+}
+
+std::string AwsProvider::resolve_template_type(const AutoScalingGroup& g) {
+  if (g.launch_template_id.empty() && g.launch_template_name.empty()) return "";
+  const std::string version = g.launch_template_version.empty() ? "$Default" : g.launch_template_version;
+  const std::string key = g.launch_template_id + "|" + g.launch_template_name + "|" + version;
+  if (auto it = template_types_.find(key); it != template_types_.end()) return it->second;
+  NameValues p;
+  if (!g.launch_template_id.empty()) {
+    p.emplace_back("LaunchTemplateId", g.launch_template_id);
+  } else {
+    p.emplace_back("LaunchTemplateName", g.launch_template_name);
+  }
+  p.emplace_back("LaunchTemplateVersion.1", version);
+  auto doc = ec2_.call("DescribeLaunchTemplateVersions", p);
+  const std::string type = doc->document_element()
+                               .child("launchTemplateVersionSet")
+                               .child("item")
+                               .child("launchTemplateData")
+                               .child_value("instanceType");
+  // "$Latest" may move: cache only fixed versions.
+  if (version[0] != '$') template_types_[key] = type;
+  return type;
+}
+
+std::vector<AutoScalingGroup> AwsProvider::groups() {
+  std::vector<AutoScalingGroup> out;
+  autoscaling_->call_paginated("DescribeAutoScalingGroups", describe_groups_params(options_.asg_tag),
+                               [&](const pugi::xml_node& root) {
+                                 parse_groups(root, options_.asg_tag, options_.cluster_name, out);
+                               });
+  for (auto& g : out) {
+    if (g.instance_type.empty()) g.instance_type = resolve_template_type(g);
+  }
+  std::sort(out.begin(), out.end(),
+            [](const AutoScalingGroup& a, const AutoScalingGroup& b) { return a.name < b.name; });
+  return out;
+}
+
+Instance AwsProvider::member_instance(const AutoScalingGroup& g, const AsgMember& m) const {
+  Instance i;
+  i.id = m.id;
+  i.instance_type = m.instance_type.empty() ? g.instance_type : m.instance_type;
+  i.zone = m.zone;
+  i.capacity_type = g.capacity_type;
+  i.state = m.lifecycle_state.rfind("Pending", 0) == 0 ? "pending" : "running";
+  i.provider_id = provider_id(m.zone, m.id);
+  i.price_micros_per_hour = price(i.instance_type, i.zone, i.capacity_type);
+  i.tags = g.tags;
+  i.tags["aws:autoscaling:groupName"] = g.name;
+  if (auto t = g.tags.find(kTagPool); t != g.tags.end()) i.pool = t->second;
+  return i;
+}
+
+std::vector<Instance> AwsProvider::list_asg() {
+  std::vector<Instance> out;
+  for (const auto& g : groups()) {
+    for (const auto& m : g.members) {
+      if (member_is_live(m)) out.push_back(member_instance(g, m));
+    }
+  }
+  std::sort(out.begin(), out.end(), [](const Instance& a, const Instance& b) { return a.id < b.id; });
+  return out;
+}
+
+LaunchResult AwsProvider::launch_asg(const LaunchRequest& r) {
+  LaunchResult out;
+  const std::string key = offering_key(r.instance_type, r.zone, r.capacity_type);
+  auto all = groups();
+  const AutoScalingGroup* best = nullptr;
+  bool matched = false;
+  for (const auto& g : all) {
+    if (g.instance_type != r.instance_type || !g.in_zone(r.zone) || g.capacity_type != r.capacity_type) {
+      continue;
+    }
+    matched = true;
+    if (g.desired >= g.max_size) continue;
+    if (!best || g.max_size - g.desired > best->max_size - best->desired) best = &g;
+  }
+  if (!best) {
+    out.failures.push_back(
+        {key, r.count, matched ? "AutoScalingGroupAtMaxSize" : "NoMatchingAutoScalingGroup",
+         matched ? "every Auto Scaling group for " + key + " is at its MaxSize"
+                 : "no Auto Scaling group tagged " + options_.asg_tag + "=" + options_.cluster_name +
+                       " launches " + key,
+         // Either way this offering cannot be had now: back it off so the plan moves on.
+         true});
+    return out;
+  }
+  const int desired = best->grown_desired(r.count);
+  std::set<std::string> before;
+  for (const auto& m : best->members) before.insert(m.id);
+  // An absolute desired capacity: repeating the call after a crash cannot add twice.
+  autoscaling_->call("SetDesiredCapacity", {{"AutoScalingGroupName", best->name},
+                                            {"DesiredCapacity", std::to_string(desired)},
+                                            {"HonorCooldown", "false"}});
+  const std::string group_name = best->name;
+  for (const auto& g : groups()) {
+    if (g.name != group_name) continue;
+    for (const auto& m : g.members) {
+      if (before.count(m.id) || !member_is_live(m)) continue;
+      Instance i = member_instance(g, m);
+      i.state = "pending";
+      i.launched_at = clock_.now();
+      i.owner_namespace = r.owner_namespace;
+      i.job = r.job;
+      if (i.price_micros_per_hour == 0) i.price_micros_per_hour = r.price_micros_per_hour;
+      out.launched.push_back(std::move(i));
+    }
+  }
+  const int added = desired - best->desired;
+  if (added < r.count) {
+    out.failures.push_back({key, r.count - added, "AutoScalingGroupAtMaxSize",
+                            "group " + group_name + " reached MaxSize " +
+                                std::to_string(best->max_size),
+                            true});
+  }
+  return out;
+}
+
+}  // namespace fitscale::aws

@@ -1,0 +1,51 @@
+#pragma once
+// fitscale's CloudProvider for AWS. Mode fleet (default): one CreateFleet (instant) per launch
+// decision, instances found again by tag. Mode asg: the user's Auto Scaling groups, found by tag.
+#include <map>
+#include <string>
+#include <vector>
+
+#include "cloud/aws/asg_groups.h"
+#include "cloud/aws/aws_options.h"
+#include "cloud/aws/query_client.h"
+#include "controller/interfaces.h"
+#include "model/catalog.h"
+
+namespace fitscale::aws {
+
+class AwsProvider final : public CloudProvider {
+ public:
+  // `autoscaling` is needed in mode asg only; `catalog` (may be null) prices listed instances.
+  AwsProvider(QueryClient& ec2, QueryClient* autoscaling, const Catalog* catalog,
+              const Clock& clock, AwsProviderOptions options);
+
+  std::string name() const override { return "aws"; }
+  // Never throws for an API error: it comes back as a LaunchFailure with the AWS code.
+  LaunchResult launch(const LaunchRequest& request) override;
+  // Throws AwsError: an instance that could not be terminated must not be forgotten.
+  void terminate(const std::vector<std::string>& instance_ids) override;
+  // Throws AwsError: the controller must not act on a view it could not get.
+  std::vector<Instance> list_instances() override;
+
+  // Mode asg: the cluster's groups as the API reports them now.
+  std::vector<AutoScalingGroup> groups();
+  const AwsProviderOptions& options() const { return options_; }
+
+ private:
+  LaunchResult launch_fleet(const LaunchRequest& request);
+  LaunchResult launch_asg(const LaunchRequest& request);
+  std::vector<Instance> list_asg();
+  void terminate_ec2(const std::vector<std::string>& ids);
+  std::string resolve_template_type(const AutoScalingGroup& g);
+  Micros price(const std::string& type, const std::string& zone, CapacityType c) const;
+  Instance member_instance(const AutoScalingGroup& g, const AsgMember& m) const;
+
+  QueryClient& ec2_;
+  QueryClient* autoscaling_;
+  const Clock& clock_;
+  AwsProviderOptions options_;
+  std::map<std::string, Micros, std::less<>> prices_;  // offering key -> micro-dollars per hour
+  std::map<std::string, std::string> template_types_;  // launch template id:version -> type
+};
+
+}  // namespace fitscale::aws

@@ -1,0 +1,111 @@
+#include "cloud/aws/fleet_request.h"
+
+#include "cloud/aws/aws_error.h"
+#include "cloud/aws/query_client.h"
+#include "model/error.h"
+
+namespace fitscale::aws {
+
+std::string offering_key(const std::string& instance_type, const std::string& zone,
+                         CapacityType capacity) {
+  return instance_type + "/" + zone + "/" + (capacity == CapacityType::Spot ? "spot" : "on-demand");
+}
+
+std::string fleet_client_token(const std::string& token) {
+  return token.size() <= 64 ? token : sha256_hex(token);
+}
+
+std::string provider_id(const std::string& zone, const std::string& instance_id) {
+  return "aws:///" + zone + "/" + instance_id;
+}
+
+NameValues create_fleet_params(const LaunchRequest& r, const AwsProviderOptions& o) {
+  if (o.launch_template.id.empty() && o.launch_template.name.empty()) {
+    throw InputError("aws.launchTemplate: name or id is required to launch instances (mode fleet)");
+  }
+  const bool spot = r.capacity_type == CapacityType::Spot;
+  const std::string lt = "LaunchTemplateConfigs.1.";
+  NameValues p = {{"Type", "instant"}};
+  if (!o.launch_template.id.empty()) {
+    p.emplace_back(lt + "LaunchTemplateSpecification.LaunchTemplateId", o.launch_template.id);
+  } else {
+    p.emplace_back(lt + "LaunchTemplateSpecification.LaunchTemplateName", o.launch_template.name);
+  }
+  p.emplace_back(lt + "LaunchTemplateSpecification.Version",
+                 o.launch_template.version.empty() ? "$Default" : o.launch_template.version);
+  p.emplace_back(lt + "Overrides.1.InstanceType", r.instance_type);
+  if (auto s = o.subnets.find(r.zone); s != o.subnets.end()) {
+    p.emplace_back(lt + "Overrides.1.SubnetId", s->second);
+  } else {
+    p.emplace_back(lt + "Overrides.1.AvailabilityZone", r.zone);
+  }
+  p.emplace_back("TargetCapacitySpecification.TotalTargetCapacity", std::to_string(r.count));
+  p.emplace_back("TargetCapacitySpecification.DefaultTargetCapacityType",
+                 spot ? "spot" : "on-demand");
+  if (spot) {
+    p.emplace_back("SpotOptions.AllocationStrategy", "price-capacity-optimized");
+  } else {
+    p.emplace_back("OnDemandOptions.AllocationStrategy", "lowest-price");
+  }
+  p.emplace_back("TagSpecification.1.ResourceType", "instance");
+  int n = 0;
+  auto tag = [&](const std::string& key, const std::string& value) {
+    if (value.empty()) return;
+    ++n;
+    p.emplace_back("TagSpecification.1.Tag." + std::to_string(n) + ".Key", key);
+    // Tag values are limited to 256 characters.
+    p.emplace_back("TagSpecification.1.Tag." + std::to_string(n) + ".Value", value.substr(0, 256));
+  };
+  tag(kTagCluster, o.cluster_name);
+  tag(kTagPool, r.pool);
+  tag(kTagJob, r.job);
+  tag(kTagNamespace, r.owner_namespace);
+  tag("Name", "fitscale-" + o.cluster_name + "-" + (r.pool.empty() ? "default" : r.pool));
+  if (!r.client_token.empty()) p.emplace_back("ClientToken", fleet_client_token(r.client_token));
+  return p;
+}
+
+LaunchResult parse_create_fleet(const pugi::xml_node& response, const LaunchRequest& r, Time now) {
+  LaunchResult out;
+  for (auto item : response.child("fleetInstanceSet").children("item")) {
+    const std::string lifecycle = text(item, "lifecycle");
+    for (auto id : item.child("instanceIds").children("item")) {
+      Instance i;
+      i.id = id.text().get();
+      i.instance_type = text(item, "instanceType");
+      if (i.instance_type.empty()) i.instance_type = r.instance_type;
+      i.zone = r.zone;
+      i.capacity_type = lifecycle == "spot" ? CapacityType::Spot : CapacityType::OnDemand;
+      i.state = "pending";
+      i.provider_id = provider_id(i.zone, i.id);
+      i.launched_at = now;
+      i.price_micros_per_hour = r.price_micros_per_hour;
+      i.pool = r.pool;
+      i.owner_namespace = r.owner_namespace;
+      i.job = r.job;
+      out.launched.push_back(std::move(i));
+    }
+  }
+  const int missing = r.count - static_cast<int>(out.launched.size());
+  if (missing <= 0) return out;
+  LaunchFailure f;
+  f.offering_key = offering_key(r.instance_type, r.zone, r.capacity_type);
+  f.count = missing;
+  for (auto e : response.child("errorSet").children("item")) {
+    const std::string code = text(e, "errorCode");
+    // A capacity code anywhere in the set decides: that is what the controller must back off.
+    if (f.code.empty() || (!is_capacity_error(f.code) && is_capacity_error(code))) f.code = code;
+    if (!f.message.empty()) f.message += "; ";
+    f.message += code + ": " + text(e, "errorMessage");
+  }
+  if (f.code.empty()) {
+    f.code = "UnfulfilledCapacity";
+    f.message = "CreateFleet launched " + std::to_string(out.launched.size()) + " of " +
+                std::to_string(r.count) + " instances and gave no error";
+  }
+  f.capacity_error = f.code == "UnfulfilledCapacity" || is_capacity_error(f.code);
+  out.failures.push_back(std::move(f));
+  return out;
+}
+
+}  // namespace fitscale::aws

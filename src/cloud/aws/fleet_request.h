@@ -1,0 +1,27 @@
+#pragma once
+// CreateFleet (type instant) for one offering the plan chose: the user's launch template with an
+// override for the instance type and the zone's subnet, fitscale's tags on the instances, and the
+// request's client token so a retried call never launches twice. Pure: parameters in, result out.
+#include <pugixml.hpp>
+
+#include "cloud/aws/aws_options.h"
+#include "cloud/aws/sigv4.h"
+#include "controller/interfaces.h"
+
+namespace fitscale::aws {
+
+std::string offering_key(const std::string& instance_type, const std::string& zone,
+                         CapacityType capacity);
+// AWS allows 64 ASCII characters; longer tokens are replaced by their SHA-256 (same in, same out).
+std::string fleet_client_token(const std::string& token);
+std::string provider_id(const std::string& zone, const std::string& instance_id);
+
+// Throws InputError when no launch template is configured.
+NameValues create_fleet_params(const LaunchRequest& request, const AwsProviderOptions& options);
+
+// What came up (`launched`) and, for the rest, why (`failures`; capacity_error only for the
+// capacity codes, see is_capacity_error).
+LaunchResult parse_create_fleet(const pugi::xml_node& response, const LaunchRequest& request,
+                                Time now);
+
+}  // namespace fitscale::aws
