@@ -1,0 +1,878 @@
+// JSON -> Pod / Node / PodDisruptionBudgetView, on simdjson's DOM (see decode.h for why DOM).
+#include <simdjson.h>
+
+#include <algorithm>
+#include <charconv>
+#include <nlohmann/json.hpp>
+
+#include "kube/decode.h"
+#include "model/error.h"
+#include "model/quantity.h"
+
+namespace fitscale {
+namespace {
+
+namespace dom = simdjson::dom;
+
+// The first problem found in one object ("spec.containers[0]...: bad quantity ..."). Decoding
+// goes on after a problem so that the object's name is known for the message, but only the
+// first one is reported.
+struct Problems {
+  std::string first;
+  void add(std::string_view path, std::string_view what) {
+    if (first.empty()) {
+      first.reserve(path.size() + what.size() + 2);
+      first.append(path).append(": ").append(what);
+    }
+  }
+  bool any() const { return !first.empty(); }
+};
+
+std::string_view type_name(dom::element_type t) {
+  switch (t) {
+    case dom::element_type::ARRAY: return "an array";
+    case dom::element_type::OBJECT: return "an object";
+    case dom::element_type::INT64:
+    case dom::element_type::UINT64:
+    case dom::element_type::DOUBLE: return "a number";
+    case dom::element_type::STRING: return "a string";
+    case dom::element_type::BOOL: return "a boolean";
+    case dom::element_type::NULL_VALUE: return "null";
+  }
+  return "a value";
+}
+
+void wrong_type(Problems& p, std::string_view path, dom::element e, std::string_view want) {
+  p.add(path, "expected " + std::string(want) + ", got " + std::string(type_name(e.type())));
+}
+
+std::string join(std::string_view a, std::string_view b) {
+  std::string s;
+  s.reserve(a.size() + b.size() + 1);
+  s.append(a).append(".").append(b);
+  return s;
+}
+std::string index(std::string_view a, std::size_t i) { return std::string(a) + "[" + std::to_string(i) + "]"; }
+
+// Field access that treats an explicit null like a missing field (as the API server does).
+bool field(dom::object o, std::string_view key, dom::element& out) {
+  if (o[key].get(out) != simdjson::SUCCESS) return false;
+  return !out.is_null();
+}
+
+bool get_object(dom::object o, std::string_view key, dom::object& out, Problems& p, std::string_view path) {
+  dom::element e;
+  if (!field(o, key, e)) return false;
+  if (e.get(out) != simdjson::SUCCESS) {
+    wrong_type(p, join(path, key), e, "an object");
+    return false;
+  }
+  return true;
+}
+
+bool get_array(dom::object o, std::string_view key, dom::array& out, Problems& p, std::string_view path) {
+  dom::element e;
+  if (!field(o, key, e)) return false;
+  if (e.get(out) != simdjson::SUCCESS) {
+    wrong_type(p, join(path, key), e, "an array");
+    return false;
+  }
+  return true;
+}
+
+std::string_view get_string(dom::object o, std::string_view key, Problems& p, std::string_view path) {
+  dom::element e;
+  if (!field(o, key, e)) return {};
+  std::string_view s;
+  if (e.get(s) != simdjson::SUCCESS) {
+    wrong_type(p, join(path, key), e, "a string");
+    return {};
+  }
+  return s;
+}
+
+std::optional<std::int64_t> get_int(dom::object o, std::string_view key, Problems& p, std::string_view path) {
+  dom::element e;
+  if (!field(o, key, e)) return std::nullopt;
+  std::int64_t v = 0;
+  if (e.get(v) != simdjson::SUCCESS) {
+    wrong_type(p, join(path, key), e, "an integer");
+    return std::nullopt;
+  }
+  return v;
+}
+
+bool get_bool(dom::object o, std::string_view key, Problems& p, std::string_view path) {
+  dom::element e;
+  if (!field(o, key, e)) return false;
+  bool v = false;
+  if (e.get(v) != simdjson::SUCCESS) {
+    wrong_type(p, join(path, key), e, "true or false");
+    return false;
+  }
+  return v;
+}
+
+// A quantity is a string ("500m") or, as the API accepts too, a JSON number (2, 0.5).
+std::optional<std::int64_t> quantity_milli(dom::element e, Problems& p, std::string_view path) {
+  std::string_view text;
+  char buf[64];
+  if (e.is_string()) {
+    text = std::string_view(e);
+  } else if (e.is_int64()) {
+    auto [end, ec] = std::to_chars(buf, buf + sizeof buf, std::int64_t(e));
+    text = std::string_view(buf, static_cast<std::size_t>(end - buf));
+  } else if (e.is_uint64()) {
+    auto [end, ec] = std::to_chars(buf, buf + sizeof buf, std::uint64_t(e));
+    text = std::string_view(buf, static_cast<std::size_t>(end - buf));
+  } else if (e.is_double()) {
+    // Shortest text that reads back as the same double: 0.1 stays "0.1", not 0.1000000000000000055.
+    auto [end, ec] = std::to_chars(buf, buf + sizeof buf, double(e));
+    text = std::string_view(buf, static_cast<std::size_t>(end - buf));
+  } else {
+    wrong_type(p, path, e, "a quantity");
+    return std::nullopt;
+  }
+  try {
+    return Quantity::parse(text).milli();
+  } catch (const InputError& err) {
+    p.add(path, err.what());
+    return std::nullopt;
+  }
+}
+
+// A map of resource name -> quantity (requests, limits, overhead, allocatable). Names already set
+// are reported in `seen` so limits can fill in only what requests leave out.
+void read_resource_list(dom::object o, std::string_view path, Resources& into, Problems& p,
+                        std::vector<std::string_view>* seen = nullptr,
+                        const std::vector<std::string_view>* skip = nullptr) {
+  for (auto [key, value] : o) {
+    if (skip && std::find(skip->begin(), skip->end(), key) != skip->end()) continue;
+    const auto milli = quantity_milli(value, p, join(path, key));
+    if (!milli) continue;
+    if (*milli < 0) {
+      p.add(join(path, key), "must not be negative");
+      continue;
+    }
+    into.set(key, *milli);
+    if (seen) seen->push_back(key);
+  }
+}
+
+// A string -> string map (labels, annotations, nodeSelector).
+void read_string_map(dom::object o, std::string_view key, std::string_view path, Labels& into, Problems& p) {
+  dom::object m;
+  if (!get_object(o, key, m, p, path)) return;
+  const std::string base = join(path, key);
+  for (auto [k, v] : m) {
+    std::string_view s;
+    if (v.get(s) != simdjson::SUCCESS) {
+      wrong_type(p, join(base, k), v, "a string");
+      continue;
+    }
+    // Go marshals maps with sorted keys, so appending at the end is the common case.
+    into.emplace_hint(into.end(), k, s);
+  }
+}
+
+std::optional<Time> get_time(dom::object o, std::string_view key, Problems& p, std::string_view path) {
+  const std::string_view s = get_string(o, key, p, path);
+  if (s.empty()) return std::nullopt;
+  try {
+    return parse_rfc3339(s);
+  } catch (const InputError& e) {
+    p.add(join(path, key), e.what());
+    return std::nullopt;
+  }
+}
+
+bool parse_op(std::string_view s, SelectorOp& op) {
+  if (s == "In") op = SelectorOp::In;
+  else if (s == "NotIn") op = SelectorOp::NotIn;
+  else if (s == "Exists") op = SelectorOp::Exists;
+  else if (s == "DoesNotExist") op = SelectorOp::DoesNotExist;
+  else if (s == "Gt") op = SelectorOp::Gt;
+  else if (s == "Lt") op = SelectorOp::Lt;
+  else return false;
+  return true;
+}
+
+// One matchExpressions entry, checked the way the API server validates it.
+std::optional<Requirement> read_requirement(dom::element e, std::string_view path, Problems& p, bool allow_gt_lt) {
+  dom::object o;
+  if (e.get(o) != simdjson::SUCCESS) {
+    wrong_type(p, path, e, "an object");
+    return std::nullopt;
+  }
+  Requirement r;
+  r.key = std::string(get_string(o, "key", p, path));
+  if (r.key.empty()) {
+    p.add(join(path, "key"), "missing");
+    return std::nullopt;
+  }
+  const std::string_view op = get_string(o, "operator", p, path);
+  if (!parse_op(op, r.op) || (!allow_gt_lt && (r.op == SelectorOp::Gt || r.op == SelectorOp::Lt))) {
+    p.add(join(path, "operator"), "unknown operator \"" + std::string(op) + "\" (expected In, NotIn, Exists, DoesNotExist" +
+                                      (allow_gt_lt ? ", Gt, Lt)" : ")"));
+    return std::nullopt;
+  }
+  dom::array values;
+  if (get_array(o, "values", values, p, path)) {
+    std::size_t i = 0;
+    for (dom::element v : values) {
+      std::string_view s;
+      if (v.get(s) != simdjson::SUCCESS) {
+        wrong_type(p, index(join(path, "values"), i), v, "a string");
+      } else {
+        r.values.emplace_back(s);
+      }
+      ++i;
+    }
+  }
+  switch (r.op) {
+    case SelectorOp::In:
+    case SelectorOp::NotIn:
+      if (r.values.empty()) p.add(join(path, "values"), "must not be empty for " + std::string(op));
+      break;
+    case SelectorOp::Exists:
+    case SelectorOp::DoesNotExist:
+      if (!r.values.empty()) p.add(join(path, "values"), "must be empty for " + std::string(op));
+      break;
+    case SelectorOp::Gt:
+    case SelectorOp::Lt: {
+      std::int64_t n = 0;
+      if (r.values.size() != 1 ||
+          std::from_chars(r.values[0].data(), r.values[0].data() + r.values[0].size(), n).ptr !=
+              r.values[0].data() + r.values[0].size()) {
+        p.add(join(path, "values"), "must be one integer for " + std::string(op));
+      }
+      break;
+    }
+  }
+  return r;
+}
+
+LabelSelector read_label_selector(dom::object o, std::string_view path, Problems& p) {
+  LabelSelector s;
+  read_string_map(o, "matchLabels", path, s.match_labels, p);
+  dom::array exprs;
+  if (get_array(o, "matchExpressions", exprs, p, path)) {
+    std::size_t i = 0;
+    for (dom::element e : exprs) {
+      if (auto r = read_requirement(e, index(join(path, "matchExpressions"), i), p, false)) {
+        s.match_expressions.push_back(std::move(*r));
+      }
+      ++i;
+    }
+  }
+  return s;
+}
+
+struct ObjectName {
+  std::string ns;
+  std::string name;
+};
+
+class Decoder {
+ public:
+  explicit Decoder(const std::vector<std::string>& gpu_models) : gpu_models_(gpu_models) {}
+
+  // ---- Pod ----------------------------------------------------------------------------------
+  Pod pod(dom::object o, Problems& p) const {
+    Pod pod;
+    dom::object meta;
+    if (get_object(o, "metadata", meta, p, "")) {
+      pod.name = std::string(get_string(meta, "name", p, "metadata"));
+      pod.ns = std::string(get_string(meta, "namespace", p, "metadata"));
+      pod.uid = std::string(get_string(meta, "uid", p, "metadata"));
+      read_string_map(meta, "labels", "metadata", pod.labels, p);
+      read_string_map(meta, "annotations", "metadata", pod.annotations, p);
+      if (auto t = get_time(meta, "creationTimestamp", p, "metadata")) pod.created = *t;
+      dom::element del;
+      pod.terminating = field(meta, "deletionTimestamp", del);
+      read_owner(meta, pod.owner, p);
+    }
+    if (pod.name.empty()) p.add("metadata.name", "missing");
+    // A manifest without a namespace lands in "default", as with kubectl apply.
+    if (pod.ns.empty()) pod.ns = "default";
+    pod.gang = read_gang(pod, p);
+
+    dom::object spec;
+    if (get_object(o, "spec", spec, p, "")) read_pod_spec(spec, pod, p);
+    dom::object status;
+    if (get_object(o, "status", status, p, "")) {
+      const std::string_view phase = get_string(status, "phase", p, "status");
+      if (phase.empty() || phase == "Pending") pod.phase = PodPhase::Pending;
+      else if (phase == "Running") pod.phase = PodPhase::Running;
+      else if (phase == "Succeeded") pod.phase = PodPhase::Succeeded;
+      else if (phase == "Failed") pod.phase = PodPhase::Failed;
+      else if (phase == "Unknown") pod.phase = PodPhase::Unknown;
+      else p.add("status.phase", "unknown phase \"" + std::string(phase) + "\"");
+    }
+    return pod;
+  }
+
+  // ---- Node ---------------------------------------------------------------------------------
+  Node node(dom::object o, Problems& p) const {
+    Node n;
+    dom::object meta;
+    if (get_object(o, "metadata", meta, p, "")) {
+      n.name = std::string(get_string(meta, "name", p, "metadata"));
+      Labels raw;
+      read_string_map(meta, "labels", "metadata", raw, p);
+      n.labels = raw;
+      // Add the canonical key of every alias, so pods whose selectors were canonicalised match
+      // nodes that carry only the old or Karpenter keys.
+      for (const auto& [k, v] : raw) {
+        auto [ck, cv] = canonical_label(k, v, gpu_models_);
+        if (ck != k) n.labels.emplace(std::move(ck), std::move(cv));
+      }
+      if (auto t = get_time(meta, "creationTimestamp", p, "metadata")) n.created = *t;
+    }
+    if (n.name.empty()) p.add("metadata.name", "missing");
+    dom::object spec;
+    if (get_object(o, "spec", spec, p, "")) {
+      n.provider_id = std::string(get_string(spec, "providerID", p, "spec"));
+      n.unschedulable = get_bool(spec, "unschedulable", p, "spec");
+      dom::array taints;
+      if (get_array(spec, "taints", taints, p, "spec")) {
+        std::size_t i = 0;
+        for (dom::element e : taints) {
+          const std::string path = index("spec.taints", i++);
+          dom::object t;
+          if (e.get(t) != simdjson::SUCCESS) {
+            wrong_type(p, path, e, "an object");
+            continue;
+          }
+          Taint taint;
+          taint.key = std::string(get_string(t, "key", p, path));
+          taint.value = std::string(get_string(t, "value", p, path));
+          const std::string effect(get_string(t, "effect", p, path));
+          try {
+            taint.effect = parse_taint_effect(effect);
+          } catch (const InputError& err) {
+            p.add(join(path, "effect"), err.what());
+          }
+          n.taints.push_back(std::move(taint));
+        }
+      }
+    }
+    n.state = NodeState::Registered;
+    dom::object status;
+    if (get_object(o, "status", status, p, "")) {
+      dom::object alloc;
+      if (get_object(status, "allocatable", alloc, p, "status")) {
+        read_resource_list(alloc, "status.allocatable", n.allocatable, p);
+      }
+      dom::array conditions;
+      if (get_array(status, "conditions", conditions, p, "status")) {
+        for (dom::element e : conditions) {
+          dom::object c;
+          if (e.get(c) != simdjson::SUCCESS) continue;
+          if (get_string(c, "type", p, "status.conditions") == "Ready" &&
+              get_string(c, "status", p, "status.conditions") == "True") {
+            n.state = NodeState::Ready;
+          }
+        }
+      }
+    }
+    return n;
+  }
+
+  // ---- PodDisruptionBudget ------------------------------------------------------------------
+  PodDisruptionBudgetView pdb(dom::object o, Problems& p) const {
+    PodDisruptionBudgetView b;
+    dom::object meta;
+    if (get_object(o, "metadata", meta, p, "")) {
+      b.name = std::string(get_string(meta, "name", p, "metadata"));
+      b.ns = std::string(get_string(meta, "namespace", p, "metadata"));
+    }
+    if (b.name.empty()) p.add("metadata.name", "missing");
+    if (b.ns.empty()) b.ns = "default";
+    dom::object spec;
+    if (get_object(o, "spec", spec, p, "")) {
+      dom::object sel;
+      if (get_object(spec, "selector", sel, p, "spec")) b.selector = read_label_selector(sel, "spec.selector", p);
+    }
+    dom::object status;
+    if (get_object(o, "status", status, p, "")) {
+      if (auto v = get_int(status, "disruptionsAllowed", p, "status")) b.disruptions_allowed = *v;
+    }
+    return b;
+  }
+
+  // The name an error message gives an object, read without judging the rest of it.
+  static ObjectName name_of(dom::object o) {
+    ObjectName n;
+    dom::object meta;
+    if (o["metadata"].get(meta) == simdjson::SUCCESS) {
+      std::string_view s;
+      if (meta["name"].get(s) == simdjson::SUCCESS) n.name = std::string(s);
+      if (meta["namespace"].get(s) == simdjson::SUCCESS) n.ns = std::string(s);
+    }
+    return n;
+  }
+
+ private:
+  static void read_owner(dom::object meta, OwnerRef& owner, Problems& p) {
+    dom::array refs;
+    if (!get_array(meta, "ownerReferences", refs, p, "metadata")) return;
+    std::size_t i = 0;
+    for (dom::element e : refs) {
+      const std::string path = index("metadata.ownerReferences", i++);
+      dom::object r;
+      if (e.get(r) != simdjson::SUCCESS) {
+        wrong_type(p, path, e, "an object");
+        continue;
+      }
+      // Only the managing controller decides what kind of pod this is.
+      if (!get_bool(r, "controller", p, path)) continue;
+      owner.kind = std::string(get_string(r, "kind", p, path));
+      owner.name = std::string(get_string(r, "name", p, path));
+      owner.uid = std::string(get_string(r, "uid", p, path));
+    }
+  }
+
+  static std::optional<std::int64_t> gang_size(const Pod& pod, std::initializer_list<std::string_view> keys,
+                                               Problems& p, std::string& where) {
+    for (std::string_view key : keys) {
+      for (const auto* m : {&pod.labels, &pod.annotations}) {
+        auto it = m->find(key);
+        if (it == m->end()) continue;
+        where = std::string(m == &pod.labels ? "metadata.labels." : "metadata.annotations.") + std::string(key);
+        std::int64_t n = 0;
+        const std::string& v = it->second;
+        auto [ptr, ec] = std::from_chars(v.data(), v.data() + v.size(), n);
+        if (ec != std::errc() || ptr != v.data() + v.size() || n < 1) {
+          p.add(where, "gang size must be a whole number >= 1, got \"" + v + "\"");
+          return std::nullopt;
+        }
+        return n;
+      }
+    }
+    return std::nullopt;
+  }
+
+  static std::optional<Gang> read_gang(const Pod& pod, Problems& p) {
+    std::string where;
+    if (auto it = pod.labels.find(label::kGang); it != pod.labels.end()) {
+      auto size = gang_size(pod, {label::kGangSize}, p, where);
+      if (!size) {
+        if (where.empty()) {
+          p.add("metadata.labels." + std::string(label::kGang),
+                "gang \"" + it->second + "\" needs its size: label or annotation " + std::string(label::kGangSize));
+        }
+        return std::nullopt;
+      }
+      return Gang{it->second, *size};
+    }
+    if (auto it = pod.labels.find(label::kPodGroup); it != pod.labels.end()) {
+      auto size = gang_size(pod, {"scheduling.x-k8s.io/min-available", label::kGangSize}, p, where);
+      if (!size) {
+        if (where.empty()) {
+          p.add("metadata.labels." + std::string(label::kPodGroup),
+                "pod group \"" + it->second +
+                    "\" needs its size: annotation or label scheduling.x-k8s.io/min-available or " +
+                    std::string(label::kGangSize));
+        }
+        return std::nullopt;
+      }
+      return Gang{it->second, *size};
+    }
+    return std::nullopt;
+  }
+
+  // Requests of one container: requests, with limits standing in for what requests leave out.
+  static Resources container_requests(dom::element e, const std::string& path, Problems& p) {
+    Resources r;
+    dom::object c;
+    if (e.get(c) != simdjson::SUCCESS) {
+      wrong_type(p, path, e, "an object");
+      return r;
+    }
+    dom::object res;
+    if (!get_object(c, "resources", res, p, path)) return r;
+    const std::string rpath = join(path, "resources");
+    std::vector<std::string_view> seen;
+    dom::object requests;
+    if (get_object(res, "requests", requests, p, rpath)) read_resource_list(requests, join(rpath, "requests"), r, p, &seen);
+    dom::object limits;
+    if (get_object(res, "limits", limits, p, rpath)) read_resource_list(limits, join(rpath, "limits"), r, p, nullptr, &seen);
+    return r;
+  }
+
+  void read_pod_spec(dom::object spec, Pod& pod, Problems& p) const {
+    // Effective requests: what the scheduler reserves for the pod.
+    Resources sum;
+    dom::array containers;
+    if (get_array(spec, "containers", containers, p, "spec")) {
+      std::size_t i = 0;
+      for (dom::element e : containers) sum += container_requests(e, index("spec.containers", i++), p);
+    }
+    Resources init_max;
+    Resources sidecars;  // init containers with restartPolicy Always keep running beside the app
+    dom::array inits;
+    if (get_array(spec, "initContainers", inits, p, "spec")) {
+      std::size_t i = 0;
+      for (dom::element e : inits) {
+        const std::string path = index("spec.initContainers", i++);
+        const Resources r = container_requests(e, path, p);
+        dom::object c;
+        if (e.get(c) == simdjson::SUCCESS && get_string(c, "restartPolicy", p, path) == "Always") {
+          sidecars += r;
+          init_max = Resources::max(init_max, sidecars);
+        } else {
+          init_max = Resources::max(init_max, r + sidecars);
+        }
+      }
+    }
+    Resources req = Resources::max(sum + sidecars, init_max);
+    dom::object overhead;
+    if (get_object(spec, "overhead", overhead, p, "spec")) {
+      Resources o;
+      read_resource_list(overhead, "spec.overhead", o, p);
+      req += o;
+    }
+    req.pods = 1;
+    pod.requests = std::move(req);
+
+    Labels selector;
+    read_string_map(spec, "nodeSelector", "spec", selector, p);
+    for (auto& [k, v] : selector) pod.node_selector.insert(canonical_label(k, v, gpu_models_));
+
+    dom::object affinity;
+    if (get_object(spec, "affinity", affinity, p, "spec")) read_affinity(affinity, pod, p);
+
+    dom::array tolerations;
+    if (get_array(spec, "tolerations", tolerations, p, "spec")) {
+      std::size_t i = 0;
+      for (dom::element e : tolerations) {
+        const std::string path = index("spec.tolerations", i++);
+        dom::object t;
+        if (e.get(t) != simdjson::SUCCESS) {
+          wrong_type(p, path, e, "an object");
+          continue;
+        }
+        Toleration tol;
+        tol.key = std::string(get_string(t, "key", p, path));
+        const std::string_view op = get_string(t, "operator", p, path);
+        if (op == "Exists") tol.exists = true;
+        else if (!op.empty() && op != "Equal") p.add(join(path, "operator"), "unknown operator \"" + std::string(op) + "\" (expected Equal or Exists)");
+        tol.value = std::string(get_string(t, "value", p, path));
+        const std::string effect(get_string(t, "effect", p, path));
+        if (!effect.empty()) {
+          try {
+            tol.effect = parse_taint_effect(effect);
+          } catch (const InputError& err) {
+            p.add(join(path, "effect"), err.what());
+          }
+        }
+        pod.tolerations.push_back(std::move(tol));
+      }
+    }
+
+    if (auto v = get_int(spec, "activeDeadlineSeconds", p, "spec")) {
+      if (*v <= 0) p.add("spec.activeDeadlineSeconds", "must be positive");
+      pod.active_deadline_s = *v;
+    }
+    if (auto v = get_int(spec, "priority", p, "spec")) pod.priority = static_cast<std::int32_t>(*v);
+    pod.node_name = std::string(get_string(spec, "nodeName", p, "spec"));
+  }
+
+  void read_affinity(dom::object affinity, Pod& pod, Problems& p) const {
+    dom::object na;
+    if (get_object(affinity, "nodeAffinity", na, p, "spec.affinity")) {
+      dom::object required;
+      const std::string rpath = "spec.affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution";
+      if (get_object(na, "requiredDuringSchedulingIgnoredDuringExecution", required, p, "spec.affinity.nodeAffinity")) {
+        dom::array terms;
+        if (get_array(required, "nodeSelectorTerms", terms, p, rpath)) {
+          std::size_t i = 0;
+          for (dom::element e : terms) {
+            const std::string tpath = index(join(rpath, "nodeSelectorTerms"), i++);
+            dom::object t;
+            if (e.get(t) != simdjson::SUCCESS) {
+              wrong_type(p, tpath, e, "an object");
+              continue;
+            }
+            NodeSelectorTerm term;
+            dom::array exprs;
+            if (get_array(t, "matchExpressions", exprs, p, tpath)) {
+              std::size_t j = 0;
+              for (dom::element x : exprs) {
+                if (auto r = read_requirement(x, index(join(tpath, "matchExpressions"), j++), p, true)) {
+                  term.requirements.push_back(canonical_requirement(std::move(*r), gpu_models_));
+                }
+              }
+            }
+            dom::array fields;
+            if (get_array(t, "matchFields", fields, p, tpath)) {
+              std::size_t j = 0;
+              for (dom::element x : fields) {
+                const std::string fpath = index(join(tpath, "matchFields"), j++);
+                if (auto r = read_requirement(x, fpath, p, true)) {
+                  // The only field a node selector may use; a node's hostname label carries it.
+                  if (r->key != "metadata.name") {
+                    p.add(join(fpath, "key"), "only metadata.name is supported, got \"" + r->key + "\"");
+                    continue;
+                  }
+                  r->key = std::string(label::kHostname);
+                  term.requirements.push_back(std::move(*r));
+                }
+              }
+            }
+            pod.required_node_affinity.push_back(std::move(term));
+          }
+        }
+      }
+    }
+    dom::object anti;
+    if (get_object(affinity, "podAntiAffinity", anti, p, "spec.affinity")) {
+      dom::array terms;
+      const std::string apath = "spec.affinity.podAntiAffinity.requiredDuringSchedulingIgnoredDuringExecution";
+      if (get_array(anti, "requiredDuringSchedulingIgnoredDuringExecution", terms, p, "spec.affinity.podAntiAffinity")) {
+        std::size_t i = 0;
+        for (dom::element e : terms) {
+          const std::string tpath = index(apath, i++);
+          dom::object t;
+          if (e.get(t) != simdjson::SUCCESS) {
+            wrong_type(p, tpath, e, "an object");
+            continue;
+          }
+          if (get_string(t, "topologyKey", p, tpath) != label::kHostname) continue;
+          dom::object sel;
+          // A term without a selector selects no pods, so it constrains nothing.
+          if (get_object(t, "labelSelector", sel, p, tpath)) {
+            pod.anti_affinity_hostname.push_back(read_label_selector(sel, join(tpath, "labelSelector"), p));
+          }
+        }
+      }
+    }
+  }
+
+  const std::vector<std::string>& gpu_models_;
+};
+
+std::string_view kind_of_list(std::string_view list_kind) {
+  // PodList -> Pod; a plain List has kinds on its items.
+  if (list_kind.size() > 4 && list_kind.substr(list_kind.size() - 4) == "List") {
+    return list_kind.substr(0, list_kind.size() - 4);
+  }
+  return {};
+}
+
+bool is_list_kind(std::string_view kind) {
+  return kind.size() >= 4 && kind.substr(kind.size() - 4) == "List";
+}
+
+std::string describe(std::string_view kind, const ObjectName& n) {
+  std::string s = kind == "Pod" ? "pod " : kind == "Node" ? "node " : kind == "PodDisruptionBudget" ? "poddisruptionbudget " : std::string(kind) + " ";
+  if (n.name.empty()) return s + "(no name)";
+  if (kind == "Node") return s + n.name;
+  return s + (n.ns.empty() ? "default" : n.ns) + "/" + n.name;
+}
+
+std::string key_of(std::string_view kind, const ObjectName& n) {
+  if (kind == "Node") return n.name;
+  return (n.ns.empty() ? "default" : n.ns) + "/" + n.name;
+}
+
+// Where a malformed document goes wrong, as "line L, column C": simdjson says only what is
+// wrong, so the error path asks a second parser for the place.
+std::string json_syntax_error(std::string_view text, simdjson::error_code code) {
+  try {
+    const auto parsed = nlohmann::json::parse(text.begin(), text.end());
+    (void)parsed;
+  } catch (const nlohmann::json::parse_error& e) {
+    std::size_t line = 1;
+    std::size_t col = 1;
+    const std::size_t end = std::min<std::size_t>(e.byte > 0 ? e.byte - 1 : 0, text.size());
+    for (std::size_t i = 0; i < end; ++i) {
+      if (text[i] == '\n') {
+        ++line;
+        col = 1;
+      } else {
+        ++col;
+      }
+    }
+    std::string what = e.what();
+    // "[json.exception.parse_error.101] parse error at line 1, column 5: syntax error ..." -> the reason.
+    if (auto pos = what.find(": "); pos != std::string::npos) what = what.substr(pos + 2);
+    return std::to_string(line) + ":" + std::to_string(col) + ": invalid JSON: " + what;
+  } catch (const std::exception&) {
+  }
+  return std::string("invalid JSON: ") + simdjson::error_message(code);
+}
+
+}  // namespace
+
+struct JsonDecoder::Impl {
+  std::vector<std::string> gpu_models;
+  dom::parser parser;
+
+  dom::element parse(std::string_view json, std::string_view source, simdjson::padded_string& storage) {
+    storage = simdjson::padded_string(json);  // the one copy: simdjson reads past the end
+    dom::element root;
+    if (auto err = parser.parse(storage).get(root); err != simdjson::SUCCESS) {
+      throw InputError(std::string(source) + (source.empty() ? "" : ":") + json_syntax_error(json, err));
+    }
+    return root;
+  }
+
+  // Decodes one object of `kind` into `out`. `where` prefixes errors ("cluster.json: items[3]").
+  void decode_object(dom::object o, std::string_view kind, const std::string& where, DecodedObjects& out,
+                     bool skip_bad_pods) {
+    Decoder d(gpu_models);
+    Problems p;
+    auto raise = [&] {
+      const std::string prefix = where.empty() ? "" : where + ": ";
+      throw InputError(prefix + describe(kind, Decoder::name_of(o)) + ": " + p.first);
+    };
+    if (kind == "Pod") {
+      Pod pod = d.pod(o, p);
+      if (p.any()) {
+        if (!skip_bad_pods) raise();
+        out.bad_pods.emplace_back(key_of(kind, Decoder::name_of(o)), p.first);
+        return;
+      }
+      out.pods.push_back(std::move(pod));
+    } else if (kind == "Node") {
+      Node n = d.node(o, p);
+      if (p.any()) raise();
+      out.nodes.push_back(std::move(n));
+    } else if (kind == "PodDisruptionBudget") {
+      PodDisruptionBudgetView b = d.pdb(o, p);
+      if (p.any()) raise();
+      out.pdbs.push_back(std::move(b));
+    } else {
+      ++out.ignored;  // Services, Jobs, Events...: not what the planner looks at
+    }
+  }
+
+  void decode_root(dom::element root, std::string_view source, std::string_view kind_hint, DecodedObjects& out,
+                   bool skip_bad_pods) {
+    const std::string src(source);
+    dom::object o;
+    if (root.get(o) != simdjson::SUCCESS) {
+      throw InputError(src + (src.empty() ? "" : ": ") + "expected a Kubernetes object or List, got " +
+                       std::string(type_name(root.type())));
+    }
+    std::string_view kind;
+    if (o["kind"].get(kind) != simdjson::SUCCESS || kind.empty()) kind = kind_hint;
+    if (kind.empty()) throw InputError(src + (src.empty() ? "" : ": ") + "missing \"kind\"");
+    if (!is_list_kind(kind)) {
+      decode_object(o, kind, src, out, skip_bad_pods);
+      return;
+    }
+    const std::string_view item_kind = kind_of_list(kind);
+    dom::array items;
+    dom::element items_el;
+    if (!field(o, "items", items_el)) return;  // an empty list prints "items": [] or nothing
+    if (items_el.get(items) != simdjson::SUCCESS) {
+      throw InputError(src + (src.empty() ? "" : ": ") + "items: expected an array, got " +
+                       std::string(type_name(items_el.type())));
+    }
+    std::size_t i = 0;
+    for (dom::element e : items) {
+      const std::string where = (src.empty() ? "" : src + ": ") + index("items", i++);
+      dom::object item;
+      if (e.get(item) != simdjson::SUCCESS) {
+        throw InputError(where + ": expected an object, got " + std::string(type_name(e.type())));
+      }
+      std::string_view k;
+      if (item["kind"].get(k) != simdjson::SUCCESS || k.empty()) k = item_kind;
+      if (k.empty()) throw InputError(where + ": missing \"kind\"");
+      decode_object(item, k, where, out, skip_bad_pods);
+    }
+  }
+
+  template <class T>
+  T single(std::string_view json, std::string_view kind, std::vector<T> DecodedObjects::*member) {
+    simdjson::padded_string storage;
+    dom::element root = parse(json, "", storage);
+    dom::object o;
+    if (root.get(o) != simdjson::SUCCESS) {
+      throw InputError("expected a " + std::string(kind) + " object, got " + std::string(type_name(root.type())));
+    }
+    DecodedObjects out;
+    decode_object(o, kind, "", out, false);
+    return std::move((out.*member).front());
+  }
+};
+
+JsonDecoder::JsonDecoder(std::vector<std::string> gpu_models) : impl_(std::make_unique<Impl>()) {
+  impl_->gpu_models = std::move(gpu_models);
+}
+JsonDecoder::~JsonDecoder() = default;
+JsonDecoder::JsonDecoder(JsonDecoder&&) noexcept = default;
+JsonDecoder& JsonDecoder::operator=(JsonDecoder&&) noexcept = default;
+
+DecodedObjects JsonDecoder::decode(std::string_view json, std::string_view source, bool skip_bad_pods) {
+  DecodedObjects out;
+  decode_into(json, source, "", skip_bad_pods, out);
+  return out;
+}
+
+void JsonDecoder::decode_into(std::string_view json, std::string_view source, std::string_view kind_hint,
+                              bool skip_bad_pods, DecodedObjects& out) {
+  simdjson::padded_string storage;
+  dom::element root = impl_->parse(json, source, storage);
+  impl_->decode_root(root, source, kind_hint, out, skip_bad_pods);
+}
+
+Pod JsonDecoder::pod(std::string_view json) { return impl_->single(json, "Pod", &DecodedObjects::pods); }
+Node JsonDecoder::node(std::string_view json) { return impl_->single(json, "Node", &DecodedObjects::nodes); }
+PodDisruptionBudgetView JsonDecoder::pdb(std::string_view json) {
+  return impl_->single(json, "PodDisruptionBudget", &DecodedObjects::pdbs);
+}
+
+void JsonDecoder::decode_list_items(std::string_view json, std::string_view kind,
+                                    std::vector<std::pair<std::string, Pod>>* pods,
+                                    std::vector<std::pair<std::string, Node>>* nodes,
+                                    std::vector<std::pair<std::string, PodDisruptionBudgetView>>* pdbs,
+                                    std::vector<std::pair<std::string, std::string>>& bad) {
+  simdjson::padded_string storage;
+  dom::element root = impl_->parse(json, "", storage);
+  dom::object o;
+  dom::array items;
+  if (root.get(o) != simdjson::SUCCESS) throw InputError("list: expected an object");
+  dom::element items_el;
+  if (!field(o, "items", items_el)) return;
+  if (items_el.get(items) != simdjson::SUCCESS) throw InputError("list: items: expected an array");
+  Decoder d(impl_->gpu_models);
+  std::size_t i = 0;
+  for (dom::element e : items) {
+    dom::object item;
+    if (e.get(item) != simdjson::SUCCESS) {
+      bad.emplace_back(index("items", i++), "expected an object");
+      continue;
+    }
+    ++i;
+    const ObjectName name = Decoder::name_of(item);
+    std::string key = name.name.empty() ? index("items", i - 1) : key_of(kind, name);
+    Problems p;
+    if (kind == "Pod" && pods) {
+      Pod v = d.pod(item, p);
+      if (!p.any()) pods->emplace_back(std::move(key), std::move(v));
+    } else if (kind == "Node" && nodes) {
+      Node v = d.node(item, p);
+      if (!p.any()) nodes->emplace_back(std::move(key), std::move(v));
+    } else if (kind == "PodDisruptionBudget" && pdbs) {
+      PodDisruptionBudgetView v = d.pdb(item, p);
+      if (!p.any()) pdbs->emplace_back(std::move(key), std::move(v));
+    } else {
+      throw InputError("decode_list_items: no output for kind " + std::string(kind));
+    }
+    if (p.any()) bad.emplace_back(std::move(key), std::move(p.first));
+  }
+}
+
+Pod decode_pod_json(std::string_view json, const std::vector<std::string>& gpu_models) {
+  return JsonDecoder(gpu_models).pod(json);
+}
+Node decode_node_json(std::string_view json, const std::vector<std::string>& gpu_models) {
+  return JsonDecoder(gpu_models).node(json);
+}
+PodDisruptionBudgetView decode_pdb_json(std::string_view json) { return JsonDecoder({}).pdb(json); }
+
+}  // namespace fitscale
