@@ -1,0 +1,55 @@
+#pragma once
+// The durable ledger (issue 4): SQLite in WAL mode. Every change is one transaction that writes
+// the segments it closed (with their charges) and the node's new open segment, so killing the
+// process at any moment loses nothing that was closed; the open segment is stored with its start
+// and pods and carries on after a restart when the node is reported again (node_started with its
+// original launch time is then a no-op). Metering and attribution are cost::Meter's, shared with
+// MemoryLedger. Tables are described in docs/budgets.md ("The ledger file").
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "cost/alert_log.h"
+#include "cost/cost_report.h"
+#include "cost/ledger.h"
+#include "cost/meter.h"
+
+namespace fitscale {
+
+namespace cost {
+class SqliteDb;
+}
+
+class SqliteLedger final : public Ledger, public AlertLog {
+ public:
+  enum class Mode {
+    Write,     // create the file when missing; meter
+    ReadOnly,  // an existing ledger, for reports (fitscale cost); changes throw
+  };
+  explicit SqliteLedger(const std::string& path, Mode mode = Mode::Write);
+  ~SqliteLedger() override;
+
+  void node_started(const NodeCharge& node, Time t) override;
+  void node_stopped(const std::string& node_id, Time t) override;
+  void pods_changed(const std::string& node_id, const std::vector<PodUsage>& pods, Time t) override;
+  std::map<std::string, NamespaceSpend, std::less<>> spend(Time now) const override;
+  std::vector<std::string> open_nodes() const override;
+
+  bool was_sent(const AlertKey& key) const override;
+  void record_sent(const AlertKey& key, Time at, const std::string& text) override;
+
+  // Totals of the closed segments over [since, until). Open segments are not counted (their
+  // writer may be gone); report.open_segments says how many nodes are still open.
+  cost::CostReport report(Time since, Time until) const;
+  const cost::Meter& meter() const { return meter_; }
+
+ private:
+  void load();
+  void write(const std::string& node_id, const std::vector<cost::Segment>& closed);
+
+  std::unique_ptr<cost::SqliteDb> db_;
+  Mode mode_;
+  cost::Meter meter_;
+};
+
+}  // namespace fitscale
