@@ -1,0 +1,155 @@
+#include "sim/sim_cluster.h"
+
+#include <algorithm>
+
+namespace fitscale {
+
+ClusterState SimCluster::observe() {
+  ClusterState s;
+  s.synced = true;
+  s.nodes.reserve(nodes_.size());
+  for (const auto& [name, n] : nodes_) s.nodes.push_back(n.node);
+  s.pods = pods_;
+  return s;
+}
+
+bool SimCluster::cordon(const std::string& node) {
+  auto it = nodes_.find(node);
+  if (it == nodes_.end()) return false;
+  if (!it->second.node.unschedulable) {
+    it->second.node.unschedulable = true;
+    update_room(node, it->second);
+    ++generation_;
+  }
+  return true;
+}
+
+bool SimCluster::add_taint(const std::string& node, const Taint& taint) {
+  auto it = nodes_.find(node);
+  if (it == nodes_.end()) return false;
+  auto& taints = it->second.node.taints;
+  if (std::find(taints.begin(), taints.end(), taint) == taints.end()) {
+    taints.push_back(taint);
+    ++generation_;
+  }
+  return true;
+}
+
+EvictOutcome SimCluster::evict(const std::string& ns, const std::string& pod) {
+  const std::string key = ns + "/" + pod;
+  auto it = pod_index_.find(key);
+  if (it == pod_index_.end()) return EvictOutcome::NotFound;
+  if (!pods_[it->second].node_name.empty()) {
+    unbind(key);
+    lost_.push_back(key);
+  }
+  return EvictOutcome::Evicted;
+}
+
+bool SimCluster::delete_node(const std::string& node) {
+  if (nodes_.count(node) == 0) return false;
+  for (auto& p : remove_node(node)) lost_.push_back(std::move(p));
+  return true;
+}
+
+void SimCluster::record_event(const ObjectRef& about, const std::string& type, const std::string& reason,
+                              const std::string& message) {
+  ++event_counts_[reason];
+  if (keep_events_) events_.push_back(SimEvent{about, type, reason, message});
+}
+
+void SimCluster::add_node(Node node) {
+  SimNode n;
+  n.free = node.allocatable;
+  std::string name = node.name;
+  n.node = std::move(node);
+  update_room(name, n);
+  nodes_[name] = std::move(n);
+  ++generation_;
+}
+
+void SimCluster::add_pod(Pod pod) {
+  pod_index_[pod.key()] = pods_.size();
+  pods_.push_back(std::move(pod));
+  ++generation_;
+}
+
+void SimCluster::remove_pod(const std::string& key) {
+  auto it = pod_index_.find(key);
+  if (it == pod_index_.end()) return;
+  if (!pods_[it->second].node_name.empty()) unbind(key);
+  std::size_t at = it->second;
+  pod_index_.erase(it);
+  if (at + 1 != pods_.size()) {
+    pods_[at] = std::move(pods_.back());
+    pod_index_[pods_[at].key()] = at;
+  }
+  pods_.pop_back();
+  ++generation_;
+}
+
+void SimCluster::bind(const std::string& pod, const std::string& node) {
+  Pod& p = pods_[pod_index_.at(pod)];
+  SimNode& n = nodes_.at(node);
+  p.node_name = node;
+  p.phase = PodPhase::Running;
+  n.free -= p.requests;
+  n.pods.push_back(pod);
+  update_room(node, n);
+  ++generation_;
+}
+
+void SimCluster::unbind(const std::string& pod) {
+  Pod& p = pods_[pod_index_.at(pod)];
+  if (p.node_name.empty()) return;
+  auto it = nodes_.find(p.node_name);
+  if (it != nodes_.end()) {
+    SimNode& n = it->second;
+    n.free += p.requests;
+    std::erase(n.pods, pod);
+    update_room(p.node_name, n);
+  }
+  p.node_name.clear();
+  p.phase = PodPhase::Pending;
+  ++generation_;
+}
+
+std::vector<std::string> SimCluster::remove_node(const std::string& node) {
+  auto it = nodes_.find(node);
+  if (it == nodes_.end()) return {};
+  std::vector<std::string> pods = it->second.pods;
+  for (const auto& p : pods) unbind(p);
+  nodes_.erase(node);
+  gpu_room_.erase(node);
+  cpu_room_.erase(node);
+  ++generation_;
+  return pods;
+}
+
+std::vector<std::string> SimCluster::take_lost() { return std::exchange(lost_, {}); }
+
+const Pod* SimCluster::pod(const std::string& key) const {
+  auto it = pod_index_.find(key);
+  return it == pod_index_.end() ? nullptr : &pods_[it->second];
+}
+
+SimNode* SimCluster::node(const std::string& name) {
+  auto it = nodes_.find(name);
+  return it == nodes_.end() ? nullptr : &it->second;
+}
+
+void SimCluster::update_room(const std::string& name, const SimNode& n) {
+  const bool open = n.node.state == NodeState::Ready && !n.node.unschedulable && n.free.pods > 0;
+  if (open && n.free.gpus > 0) {
+    gpu_room_.insert(name);
+  } else {
+    gpu_room_.erase(name);
+  }
+  if (open && n.free.cpu_milli > 0 && n.free.memory_bytes > 0) {
+    cpu_room_.insert(name);
+  } else {
+    cpu_room_.erase(name);
+  }
+}
+
+}  // namespace fitscale

@@ -1,0 +1,79 @@
+#pragma once
+// The simulator's Kubernetes: nodes and pods in memory behind the same ClusterView the controller
+// uses against a real API server. The simulator's engine adds pods, registers nodes and binds;
+// the controller observes, cordons, evicts and deletes nodes.
+#include <cstdint>
+#include <map>
+#include <set>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "controller/interfaces.h"
+
+namespace fitscale {
+
+struct SimNode {
+  Node node;
+  Resources free;  // allocatable minus the requests of pods bound here
+  std::vector<std::string> pods;  // bound here
+};
+
+struct SimEvent {
+  ObjectRef about;
+  std::string type, reason, message;
+};
+
+class SimCluster final : public ClusterView {
+ public:
+  // `keep_events`: remember every event (tests); otherwise only count them by reason.
+  explicit SimCluster(bool keep_events = false) : keep_events_(keep_events) {}
+
+  // --- ClusterView (the controller's side).
+  std::uint64_t generation() const override { return generation_; }
+  ClusterState observe() override;
+  bool cordon(const std::string& node) override;
+  bool add_taint(const std::string& node, const Taint& taint) override;
+  EvictOutcome evict(const std::string& ns, const std::string& pod) override;
+  bool delete_node(const std::string& node) override;
+  void record_event(const ObjectRef& about, const std::string& type, const std::string& reason,
+                    const std::string& message) override;
+
+  // --- The engine's side.
+  void add_node(Node node);
+  void add_pod(Pod pod);
+  void remove_pod(const std::string& key);  // unbinds first
+  void bind(const std::string& pod, const std::string& node);
+  void unbind(const std::string& pod);
+  // The node disappears with the instance behind it (spot reclaimed); its pods are unbound and
+  // returned so the engine can fail their jobs.
+  std::vector<std::string> remove_node(const std::string& node);
+  // Pods unbound by the controller (evicted, or their node deleted) since the last call.
+  std::vector<std::string> take_lost();
+
+  const Pod* pod(const std::string& key) const;
+  SimNode* node(const std::string& name);
+  const std::map<std::string, SimNode>& nodes() const { return nodes_; }
+  // Ready, schedulable nodes with a free GPU / with any free CPU: where a pending pod may go.
+  const std::set<std::string>& nodes_with_free_gpus() const { return gpu_room_; }
+  const std::set<std::string>& nodes_with_free_cpu() const { return cpu_room_; }
+  std::size_t pod_count() const { return pods_.size(); }
+
+  const std::map<std::string, std::int64_t>& event_counts() const { return event_counts_; }
+  const std::vector<SimEvent>& events() const { return events_; }
+
+ private:
+  void update_room(const std::string& name, const SimNode& n);
+
+  bool keep_events_;
+  std::uint64_t generation_ = 1;
+  std::map<std::string, SimNode> nodes_;  // by name: deterministic order
+  std::vector<Pod> pods_;                 // live pods; removal swaps with the last
+  std::unordered_map<std::string, std::size_t> pod_index_;
+  std::set<std::string> gpu_room_, cpu_room_;
+  std::vector<std::string> lost_;
+  std::map<std::string, std::int64_t> event_counts_;
+  std::vector<SimEvent> events_;
+};
+
+}  // namespace fitscale

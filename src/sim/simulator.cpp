@@ -1,0 +1,678 @@
+#include "sim/simulator.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <map>
+#include <optional>
+#include <queue>
+#include <set>
+#include <unordered_map>
+
+#include "controller/controller.h"
+#include "planner/policy_from_config.h"
+#include "planner/predicates.h"
+#include "sim/random.h"
+#include "sim/sim_cluster.h"
+#include "sim/virtual_clock.h"
+
+namespace fitscale {
+
+namespace {
+
+// Events at one instant run in this order: the cloud and the trace first, then the scheduler
+// binds, then the report samples, then the controller looks.
+enum Kind : int { kOutage = 0, kSubmit = 1, kBoot = 2, kInterrupt = 3, kComplete = 4, kSample = 5, kTick = 6 };
+
+struct Event {
+  Seconds t = 0;  // since trace start
+  int kind = 0;
+  std::uint64_t seq = 0;
+  std::uint64_t a = 0, b = 0;
+};
+struct Later {
+  bool operator()(const Event& x, const Event& y) const {
+    if (x.t != y.t) return x.t > y.t;
+    if (x.kind != y.kind) return x.kind > y.kind;
+    return x.seq > y.seq;
+  }
+};
+
+enum class Phase { Waiting, Pending, Running, Completed, Refused };
+
+struct Job {
+  const TraceJob* trace = nullptr;
+  Phase phase = Phase::Waiting;
+  std::vector<std::string> pods;
+  std::optional<Seconds> first_start;
+  Seconds run_start = 0;
+  Seconds work_done = 0;  // checkpointed progress
+  std::uint64_t epoch = 0;  // bumped on interruption: a stale completion event is ignored
+};
+
+// One launched instance, metered from launch to termination and attributed to namespaces.
+struct Meter {
+  std::string id;
+  std::string node;  // Node name once registered
+  std::string owner_ns;
+  CapacityType capacity_type = CapacityType::Spot;
+  Micros price = 0;
+  std::int64_t gpus = 0;
+  Resources alloc;
+  Seconds launched = 0, last = 0;
+  std::optional<Seconds> end;
+  bool registered = false;
+};
+
+// Collects the controller's refusals so the engine can close those jobs.
+class RefusalRecorder final : public Recorder {
+ public:
+  struct Item {
+    std::string job, reason;
+  };
+  void action(const ActionRecord& r) override {
+    if (r.kind == ActionKind::Refuse || r.kind == ActionKind::Unschedulable) items.push_back({r.subject, r.reason});
+  }
+  void planned(const Snapshot&, const Plan&, const LoopStats& s) override { planned_loops += s.skipped ? 0 : 1; }
+  void loop_finished(const LoopStats&) override { ++loops; }
+  std::vector<Item> items;
+  std::int64_t loops = 0, planned_loops = 0;
+};
+
+std::string shape_key(const TraceJob& j) {
+  return std::to_string(j.requests.cpu_milli) + "/" + std::to_string(j.requests.memory_bytes) + "/" +
+         std::to_string(j.requests.gpus) + "/" + j.gpu_model + (j.on_demand ? "/od" : "/any") + "/" +
+         std::to_string(j.replicas);
+}
+
+class Engine {
+ public:
+  Engine(const std::vector<TraceJob>& trace, const Catalog& catalog, const SimOptions& o, Ledger* ledger,
+         Recorder* extra)
+      : trace_(trace),
+        catalog_(catalog),
+        o_(o),
+        clock_(o.start),
+        cloud_(catalog, clock_, cloud_options(o)),
+        rng_(o.seed),
+        fanout_(extra != nullptr ? std::vector<Recorder*>{&refusals_, extra} : std::vector<Recorder*>{&refusals_}),
+        controller_(cluster_, cloud_, catalog, clock_, ledger, fanout_, controller_options(o)) {
+    for (const auto& o : catalog_.offerings) offering_by_key_.emplace(o.key(), &o);
+  }
+
+  SimReport run();
+
+ private:
+  static SimCloudOptions cloud_options(const SimOptions& o) {
+    SimCloudOptions c;
+    c.boot_delay_cpu_s = o.boot_delay_cpu_s;
+    c.boot_delay_gpu_s = o.boot_delay_gpu_s;
+    c.cluster_name = o.cluster_name;
+    return c;
+  }
+  static ControllerOptions controller_options(const SimOptions& o) {
+    ControllerOptions c;
+    c.policy = o.policy;
+    c.offering_backoff_s = o.offering_backoff_s;
+    c.cluster_name = o.cluster_name;
+    c.synchronous_world = true;
+    return c;
+  }
+
+  void push(Seconds t, int kind, std::uint64_t a = 0, std::uint64_t b = 0) {
+    queue_.push(Event{t, kind, ++seq_, a, b});
+  }
+  void submit(std::size_t j);
+  void tick();
+  void boot(std::size_t m);
+  void interrupt(std::size_t m);
+  void complete(std::size_t j, std::uint64_t epoch);
+  void schedule();
+  void sample();
+  void fail_job(std::size_t j);
+  void refuse(std::size_t j, const std::string& reason);
+  void start_job(std::size_t j);
+  void flush(Meter& m);
+  void flush_node(const std::string& node);
+  void finish_meter(std::size_t m, Seconds at);
+  void notice_cloud_changes();
+  bool all_jobs_done() const { return terminal_ == jobs_.size(); }
+  double lower_bound_rate(const Job& job, const Pod& exemplar);
+
+  const std::vector<TraceJob>& trace_;
+  const Catalog& catalog_;
+  const SimOptions& o_;
+  VirtualClock clock_;
+  SimCluster cluster_;
+  SimCloud cloud_;
+  SimRandom rng_;
+  RefusalRecorder refusals_;
+  FanoutRecorder fanout_;
+  Controller controller_;
+
+  std::priority_queue<Event, std::vector<Event>, Later> queue_;
+  std::uint64_t seq_ = 0;
+  Seconds now_ = 0;
+  bool sched_dirty_ = false;
+
+  std::vector<Job> jobs_;
+  std::unordered_map<std::string, std::size_t> job_by_id_;
+  std::unordered_map<std::string, std::size_t> job_by_pod_;
+  std::set<std::size_t> pending_;  // by index = submit order
+  std::size_t terminal_ = 0;       // completed or refused
+  std::size_t submitted_ = 0;
+  std::size_t running_jobs_ = 0;
+
+  std::vector<Meter> meters_;
+  std::map<std::string, std::size_t> live_meters_;  // instance id -> index
+  std::unordered_map<std::string, std::size_t> meter_by_node_;
+  std::string last_seen_instance_;
+  std::uint64_t seen_cloud_generation_ = 0;
+  std::map<std::string, const Offering*> offering_by_key_;
+
+  // Running totals for the report.
+  std::int64_t live_gpus_ = 0, used_gpus_ = 0, pending_pods_ = 0, running_pods_ = 0;
+  Micros live_price_ = 0;
+  double gpu_seconds_used_ = 0;
+  double idle_usd_ = 0;
+  std::map<std::string, double> ns_usd_;
+  std::map<std::string, double> lb_cache_;
+  Seconds last_progress_ = 0;
+  std::optional<Seconds> all_done_at_;
+  bool stopped_ = false;
+  SimReport report_;
+};
+
+void Engine::flush(Meter& m) {
+  if (m.end || now_ <= m.last) return;
+  const double usd = static_cast<double>(m.price) / 1e6 * static_cast<double>(now_ - m.last) / 3600.0;
+  m.last = now_;
+  const SimNode* n = m.registered ? cluster_.node(m.node) : nullptr;
+  if (n == nullptr || n->pods.empty()) {
+    idle_usd_ += usd;
+    ns_usd_[m.owner_ns] += usd;
+    return;
+  }
+  // A node's time is split by dominant share; what its pods do not take is the launcher's.
+  std::vector<std::pair<const Pod*, double>> shares;
+  double total = 0;
+  for (const auto& key : n->pods) {
+    const Pod* p = cluster_.pod(key);
+    if (p == nullptr) continue;
+    double s = std::min(1.0, planner::dominant_share(p->requests, m.alloc));
+    shares.emplace_back(p, s);
+    total += s;
+  }
+  const double scale = total > 1 ? 1 / total : 1;
+  for (const auto& [p, s] : shares) ns_usd_[p->ns] += usd * s * scale;
+  if (total < 1) ns_usd_[m.owner_ns] += usd * (1 - total);
+}
+
+void Engine::flush_node(const std::string& node) {
+  auto it = meter_by_node_.find(node);
+  if (it != meter_by_node_.end()) flush(meters_[it->second]);
+}
+
+void Engine::finish_meter(std::size_t idx, Seconds at) {
+  Meter& m = meters_[idx];
+  if (m.end) return;
+  flush(m);
+  m.end = at;
+  live_meters_.erase(m.id);
+  if (m.registered) meter_by_node_.erase(m.node);
+  live_gpus_ -= m.gpus;
+  live_price_ -= m.price;
+  if (!m.registered) ++report_.nodes.never_registered;
+}
+
+void Engine::submit(std::size_t j) {
+  Job& job = jobs_[j];
+  const TraceJob& t = *job.trace;
+  job.phase = Phase::Pending;
+  ++submitted_;
+  for (std::int64_t r = 0; r < t.replicas; ++r) {
+    Pod p;
+    p.ns = t.ns;
+    p.name = t.job + "-" + std::to_string(r);
+    p.uid = p.name;
+    p.owner = OwnerRef{"Job", t.job, t.job};
+    p.labels.emplace(label::kJob, t.job);
+    if (t.replicas > 1) {
+      p.labels.emplace(label::kGang, t.job);
+      p.labels.emplace(label::kGangSize, std::to_string(t.replicas));
+      p.gang = Gang{t.job, t.replicas};
+    }
+    p.requests = t.requests;
+    if (!t.gpu_model.empty()) p.node_selector.emplace(label::kGpuModel, t.gpu_model);
+    if (t.on_demand) p.node_selector.emplace(label::kCapacityType, "on-demand");
+    p.annotations.emplace(annotation::kSimDuration, std::to_string(t.duration_s) + "s");
+    p.created = o_.start + now_;
+    p.active_deadline_s = t.max_runtime_s;
+    if (r == 0) {
+      const double rate = lower_bound_rate(job, p);
+      report_.lower_bound_usd += rate * static_cast<double>(t.replicas * t.duration_s) / 3600.0;
+    }
+    job.pods.push_back(p.key());
+    job_by_pod_[p.key()] = j;
+    cluster_.add_pod(std::move(p));
+  }
+  pending_pods_ += t.replicas;
+  pending_.insert(j);
+  sched_dirty_ = true;
+  last_progress_ = now_;
+}
+
+double Engine::lower_bound_rate(const Job& job, const Pod& exemplar) {
+  const std::string key = shape_key(*job.trace);
+  auto it = lb_cache_.find(key);
+  if (it != lb_cache_.end()) return it->second;
+  Policy policy = o_.policy;
+  policy.unavailable_offerings.clear();
+  const double rate = lower_bound_usd_per_hour(exemplar, catalog_, policy);
+  lb_cache_.emplace(key, rate);
+  return rate;
+}
+
+void Engine::start_job(std::size_t j) {
+  Job& job = jobs_[j];
+  const TraceJob& t = *job.trace;
+  job.phase = Phase::Running;
+  job.run_start = now_;
+  if (!job.first_start) {
+    job.first_start = now_;
+    report_.wait_samples_s.push_back(static_cast<double>(now_ - t.submit_s));
+  }
+  pending_.erase(j);
+  ++running_jobs_;
+  pending_pods_ -= t.replicas;
+  running_pods_ += t.replicas;
+  used_gpus_ += t.replicas * t.requests.gpus;
+  push(now_ + std::max<Seconds>(1, t.duration_s - job.work_done), kComplete, j, job.epoch);
+  last_progress_ = now_;
+}
+
+void Engine::schedule() {
+  // Pending jobs in submit order; a gang binds whole or not at all (a coscheduling scheduler).
+  std::set<std::string> failed_shapes;  // capacity only shrinks during a pass
+  std::vector<std::size_t> started;
+  for (std::size_t j : pending_) {
+    const Job& job = jobs_[j];
+    const TraceJob& t = *job.trace;
+    const bool gpu = t.requests.gpus > 0;
+    const auto& candidates = gpu ? cluster_.nodes_with_free_gpus() : cluster_.nodes_with_free_cpu();
+    if (candidates.empty()) {
+      if (cluster_.nodes_with_free_cpu().empty() && cluster_.nodes_with_free_gpus().empty()) break;
+      continue;
+    }
+    const std::string shape = shape_key(t);
+    if (failed_shapes.count(shape) != 0) continue;
+    const Pod* exemplar = cluster_.pod(job.pods.front());
+    std::map<std::string, Resources> taken;  // tentative free room per node
+    std::vector<std::string> where;
+    for (std::int64_t r = 0; r < t.replicas; ++r) {
+      const std::string* best = nullptr;
+      Resources best_left;
+      for (const auto& name : candidates) {
+        SimNode* n = cluster_.node(name);
+        auto tk = taken.find(name);
+        const Resources& free = tk != taken.end() ? tk->second : n->free;
+        if (!planner::fits(t.requests, free)) continue;
+        if (!planner::labels_admit(exemplar->node_selector, exemplar->required_node_affinity, n->node.labels)) continue;
+        if (!tolerates_all(exemplar->tolerations, n->node.taints)) continue;
+        Resources left = free - t.requests;
+        // Most-allocated first: fill the node that will have least left, so others can empty.
+        if (best == nullptr || left.gpus < best_left.gpus ||
+            (left.gpus == best_left.gpus && left.cpu_milli < best_left.cpu_milli)) {
+          best = &name;
+          best_left = left;
+        }
+      }
+      if (best == nullptr) break;
+      taken[*best] = best_left;
+      where.push_back(*best);
+    }
+    if (static_cast<std::int64_t>(where.size()) != t.replicas) {
+      failed_shapes.insert(shape);
+      continue;
+    }
+    for (std::size_t r = 0; r < where.size(); ++r) {
+      flush_node(where[r]);
+      cluster_.bind(job.pods[r], where[r]);
+    }
+    started.push_back(j);
+  }
+  for (std::size_t j : started) start_job(j);
+}
+
+void Engine::fail_job(std::size_t j) {
+  Job& job = jobs_[j];
+  const TraceJob& t = *job.trace;
+  if (job.phase == Phase::Running) {
+    const Seconds progress = now_ - job.run_start;
+    gpu_seconds_used_ += static_cast<double>(progress * t.replicas * t.requests.gpus);
+    if (t.checkpoint_interval_s) {
+      job.work_done = std::min(t.duration_s, job.work_done + progress / *t.checkpoint_interval_s * *t.checkpoint_interval_s);
+    }
+    ++job.epoch;
+    ++report_.sim.restarts;
+    --running_jobs_;
+    running_pods_ -= t.replicas;
+    pending_pods_ += t.replicas;
+    used_gpus_ -= t.replicas * t.requests.gpus;
+    job.phase = Phase::Pending;
+    pending_.insert(j);
+  }
+  for (const auto& key : job.pods) {
+    const Pod* p = cluster_.pod(key);
+    if (p != nullptr && !p->node_name.empty()) {
+      flush_node(p->node_name);
+      cluster_.unbind(key);
+    }
+  }
+  sched_dirty_ = true;
+}
+
+void Engine::complete(std::size_t j, std::uint64_t epoch) {
+  Job& job = jobs_[j];
+  if (job.phase != Phase::Running || job.epoch != epoch) return;
+  const TraceJob& t = *job.trace;
+  gpu_seconds_used_ += static_cast<double>((now_ - job.run_start) * t.replicas * t.requests.gpus);
+  for (const auto& key : job.pods) {
+    const Pod* p = cluster_.pod(key);
+    if (p != nullptr && !p->node_name.empty()) flush_node(p->node_name);
+    cluster_.remove_pod(key);
+    job_by_pod_.erase(key);
+  }
+  job.phase = Phase::Completed;
+  --running_jobs_;
+  running_pods_ -= t.replicas;
+  used_gpus_ -= t.replicas * t.requests.gpus;
+  ++report_.jobs.completed;
+  ++terminal_;
+  sched_dirty_ = true;
+  last_progress_ = now_;
+}
+
+void Engine::refuse(std::size_t j, const std::string& reason) {
+  Job& job = jobs_[j];
+  if (job.phase != Phase::Pending) return;
+  const TraceJob& t = *job.trace;
+  for (const auto& key : job.pods) {
+    cluster_.remove_pod(key);
+    job_by_pod_.erase(key);
+  }
+  pending_.erase(j);
+  pending_pods_ -= t.replicas;
+  job.phase = Phase::Refused;
+  ++report_.jobs.refused;
+  ++terminal_;
+  report_.refusals.push_back(SimRefusal{t.job, t.ns, now_, reason});
+}
+
+void Engine::boot(std::size_t idx) {
+  Meter& m = meters_[idx];
+  if (m.end) return;  // terminated before it registered
+  const Instance* inst = cloud_.find(m.id);
+  cloud_.mark_running(m.id);
+  Node n;
+  n.name = "node-" + m.id.substr(2);
+  n.provider_id = inst->provider_id;
+  auto o = offering_by_key_.find(inst->instance_type + "/" + inst->zone + "/" + to_string(inst->capacity_type));
+  if (o != offering_by_key_.end()) {
+    n.labels = o->second->labels;
+    n.allocatable = o->second->allocatable;
+  }
+  n.labels[std::string(label::kHostname)] = n.name;
+  n.state = NodeState::Ready;
+  n.created = o_.start + now_;
+  flush(m);
+  m.node = n.name;
+  m.registered = true;
+  meter_by_node_[n.name] = idx;
+  cluster_.add_node(std::move(n));
+  sched_dirty_ = true;
+}
+
+void Engine::interrupt(std::size_t idx) {
+  Meter& m = meters_[idx];
+  if (m.end) return;
+  cloud_.mark_interruption(m.id);
+  flush(m);
+  std::vector<std::string> lost;
+  if (m.registered) lost = cluster_.remove_node(m.node);
+  cloud_.terminate({m.id});
+  finish_meter(idx, now_);
+  ++report_.nodes.interrupted;
+  std::set<std::size_t> jobs;
+  for (const auto& key : lost) {
+    auto it = job_by_pod_.find(key);
+    if (it != job_by_pod_.end()) jobs.insert(it->second);
+  }
+  for (std::size_t j : jobs) fail_job(j);
+}
+
+void Engine::notice_cloud_changes() {
+  const std::uint64_t gen = *cloud_.generation();
+  if (gen == seen_cloud_generation_) return;
+  seen_cloud_generation_ = gen;
+  // New instances: ids grow with a zero-padded counter, so they sort after everything seen.
+  const auto& all = cloud_.all_instances();
+  for (auto it = all.upper_bound(last_seen_instance_); it != all.end(); ++it) {
+    const Instance& inst = it->second;
+    last_seen_instance_ = inst.id;
+    Meter m;
+    m.id = inst.id;
+    m.owner_ns = inst.owner_namespace;
+    m.capacity_type = inst.capacity_type;
+    m.price = inst.price_micros_per_hour;
+    m.launched = m.last = inst.launched_at - o_.start;
+    const InstanceType* type = catalog_.find_type(inst.instance_type);
+    m.gpus = type != nullptr ? type->gpu : 0;
+    auto o = offering_by_key_.find(inst.instance_type + "/" + inst.zone + "/" + to_string(inst.capacity_type));
+    if (o != offering_by_key_.end()) m.alloc = o->second->allocatable;
+    const std::size_t idx = meters_.size();
+    live_gpus_ += m.gpus;
+    live_price_ += m.price;
+    ++report_.nodes.launched;
+    ++report_.nodes.by_instance_type[inst.instance_type];
+    live_meters_.emplace(m.id, idx);
+    meters_.push_back(std::move(m));
+    push(now_ + cloud_.boot_delay(inst.instance_type), kBoot, idx);
+    if (o_.interruptions && inst.capacity_type == CapacityType::Spot && type != nullptr &&
+        type->spot_interruption_bucket) {
+      const double rate = spot_hourly_hazard(*type->spot_interruption_bucket) / 3600.0;
+      const double after = rng_.exponential(rate);
+      if (after < 1e9) push(now_ + static_cast<Seconds>(std::ceil(after)), kInterrupt, idx);
+    }
+    last_progress_ = now_;
+  }
+  // Instances the controller terminated.
+  std::vector<std::pair<std::size_t, Seconds>> ended;
+  for (const auto& [id, idx] : live_meters_) {
+    if (auto at = cloud_.terminated_at(id)) ended.emplace_back(idx, *at - o_.start);
+  }
+  for (const auto& [idx, at] : ended) {
+    Meter& m = meters_[idx];
+    if (m.registered && cluster_.node(m.node) != nullptr) {
+      // Terminated under a registered node: the node goes with it.
+      flush(m);
+      for (const auto& key : cluster_.remove_node(m.node)) {
+        auto it = job_by_pod_.find(key);
+        if (it != job_by_pod_.end()) fail_job(it->second);
+      }
+    }
+    finish_meter(idx, at);
+  }
+  report_.nodes.peak = std::max<std::int64_t>(report_.nodes.peak, static_cast<std::int64_t>(live_meters_.size()));
+}
+
+void Engine::tick() {
+  controller_.reconcile();
+  // Pods the controller took away (evicted, node deleted) fail their jobs.
+  std::set<std::size_t> failed;
+  for (const auto& key : cluster_.take_lost()) {
+    auto it = job_by_pod_.find(key);
+    if (it != job_by_pod_.end()) failed.insert(it->second);
+  }
+  for (std::size_t j : failed) fail_job(j);
+  notice_cloud_changes();
+  for (const auto& item : refusals_.items) {
+    auto it = job_by_id_.find(item.job);
+    if (it != job_by_id_.end()) refuse(it->second, item.reason);
+  }
+  refusals_.items.clear();
+
+  if (all_jobs_done()) {
+    if (!all_done_at_) all_done_at_ = now_;
+    if (live_meters_.empty()) {
+      stopped_ = true;
+    } else if (now_ - *all_done_at_ >= o_.drain_limit_s) {
+      // The controller kept nodes past any reason to: stop them so the bill ends.
+      std::vector<std::string> ids;
+      for (const auto& [id, idx] : live_meters_) ids.push_back(id);
+      for (const auto& id : ids) {
+        const std::size_t idx = live_meters_.at(id);
+        Meter& m = meters_[idx];
+        flush(m);
+        if (m.registered) cluster_.remove_node(m.node);
+        cloud_.terminate({id});
+        finish_meter(idx, now_);
+      }
+      stopped_ = true;
+    }
+  } else if (submitted_ == jobs_.size() && running_jobs_ == 0 && live_meters_.empty() &&
+             now_ - last_progress_ >= o_.stall_limit_s) {
+    // Nothing runs, nothing boots, nothing more will arrive: what still waits never will.
+    std::vector<std::size_t> stuck(pending_.begin(), pending_.end());
+    for (std::size_t j : stuck) {
+      refuse(j, "still pending after " + format_duration(o_.stall_limit_s) + " with nothing running");
+    }
+    stopped_ = all_jobs_done();
+  }
+  if (!stopped_) push(now_ + o_.interval_s, kTick);
+}
+
+void Engine::sample() {
+  SimSample s;
+  s.t_s = now_;
+  s.nodes = static_cast<std::int64_t>(live_meters_.size());
+  s.gpus_provisioned = live_gpus_;
+  s.gpus_used = used_gpus_;
+  s.usd_per_hour = static_cast<double>(live_price_) / 1e6;
+  s.pending_pods = pending_pods_;
+  s.running_pods = running_pods_;
+  report_.series.push_back(s);
+  for (const auto& [id, idx] : live_meters_) flush(meters_[idx]);
+  for (auto& [ns, v] : report_.namespaces) v.cumulative_usd.push_back(ns_usd_[ns]);
+}
+
+SimReport Engine::run() {
+  jobs_.resize(trace_.size());
+  for (std::size_t j = 0; j < trace_.size(); ++j) {
+    jobs_[j].trace = &trace_[j];
+    job_by_id_.emplace(trace_[j].job, j);
+    push(trace_[j].submit_s, kSubmit, j);
+    SimNamespace& ns = report_.namespaces[trace_[j].ns];
+    if (ns.cumulative_usd.empty() && !ns.usd_per_hour) {
+      const NamespaceBudget b = o_.policy.budgets.for_namespace(trace_[j].ns);
+      if (o_.policy.enforce_budgets) {
+        ns.usd_per_hour = b.usd_per_hour;
+        ns.usd_per_day = b.usd_per_day;
+        ns.usd_per_month = b.usd_per_month;
+        ns.usd_per_job = b.usd_per_job;
+      }
+    }
+  }
+  for (std::size_t i = 0; i < o_.insufficient_capacity.size(); ++i) {
+    const CapacityOutage& out = o_.insufficient_capacity[i];
+    push(out.from_s, kOutage, i, 1);
+    if (out.until_s) push(*out.until_s, kOutage, i, 0);
+  }
+  report_.sample_step_s = o_.sample_step_s;
+  report_.sim.seed = o_.seed;
+  report_.sim.interval_s = o_.interval_s;
+  push(0, kSample);
+  push(0, kTick);
+  if (trace_.empty()) stopped_ = true;
+
+  while (!queue_.empty() && !stopped_) {
+    const Event ev = queue_.top();
+    if (sched_dirty_ && (ev.t > now_ || ev.kind >= kSample)) {
+      schedule();
+      sched_dirty_ = false;
+    }
+    queue_.pop();
+    now_ = ev.t;
+    clock_.set(o_.start + now_);
+    switch (ev.kind) {
+      case kOutage: {
+        const CapacityOutage& out = o_.insufficient_capacity[ev.a];
+        std::string key = !out.offering.empty()
+                              ? out.offering
+                              : out.instance_type + "/" + out.zone + "/" + to_string(out.capacity_type);
+        cloud_.inject_failure(key, "InsufficientInstanceCapacity", ev.b != 0 ? -1 : 0);
+        break;
+      }
+      case kSubmit: submit(ev.a); break;
+      case kBoot: boot(ev.a); break;
+      case kInterrupt: interrupt(ev.a); break;
+      case kComplete: complete(ev.a, ev.b); break;
+      case kSample:
+        sample();
+        push(now_ + o_.sample_step_s, kSample);
+        break;
+      case kTick: tick(); break;
+    }
+  }
+  // Whatever still runs (a queue that ran dry cannot happen with ticks, but be safe) stops now.
+  for (const auto& [id, idx] : std::map<std::string, std::size_t>(live_meters_)) finish_meter(idx, now_);
+  if (report_.series.empty() || report_.series.back().t_s != now_) sample();
+
+  // Totals from the meters: integer micro-dollars per instance, as the bill would be.
+  Micros total = 0, spot = 0;
+  double provisioned_gpu_s = 0;
+  for (const auto& m : meters_) {
+    const Seconds end = m.end.value_or(now_);
+    const Micros c = cost_for(m.price, end - m.launched);
+    total += c;
+    if (m.capacity_type == CapacityType::Spot) spot += c;
+    provisioned_gpu_s += static_cast<double>(m.gpus * (end - m.launched));
+  }
+  report_.cost_usd.total = micros_to_dollars(total);
+  report_.cost_usd.spot = micros_to_dollars(spot);
+  report_.cost_usd.on_demand = micros_to_dollars(total - spot);
+  report_.cost_usd.idle = idle_usd_;
+  for (const auto& [ns, usd] : ns_usd_) report_.cost_usd.by_namespace[ns] = usd;
+  for (auto& [ns, v] : report_.namespaces) v.cost_usd = ns_usd_[ns];
+  report_.jobs.submitted = static_cast<std::int64_t>(submitted_);
+  report_.wait_s = wait_stats(report_.wait_samples_s);
+  report_.gpu_hours.provisioned = provisioned_gpu_s / 3600.0;
+  report_.gpu_hours.used = gpu_seconds_used_ / 3600.0;
+  report_.sim.virtual_s = static_cast<double>(now_);
+  report_.sim.loops = refusals_.loops;
+  report_.sim.loops_planned = refusals_.planned_loops;
+  return report_;
+}
+
+}  // namespace
+
+SimReport simulate(const std::vector<TraceJob>& jobs, const Catalog& catalog, const SimOptions& options,
+                   Ledger* ledger, Recorder* recorder) {
+  Engine engine(jobs, catalog, options, ledger, recorder);
+  return engine.run();
+}
+
+SimOptions sim_options_from_config(const Config& config) {
+  SimOptions o;
+  o.policy = policy_from_config(config);
+  o.interval_s = config.controller.interval_s;
+  o.offering_backoff_s = config.controller.offering_backoff_s;
+  o.cluster_name = config.cluster_name;
+  o.boot_delay_cpu_s = config.simulator.boot_delay_cpu_s;
+  o.boot_delay_gpu_s = config.simulator.boot_delay_gpu_s;
+  o.interruptions = config.simulator.interruptions;
+  o.insufficient_capacity = config.simulator.insufficient_capacity;
+  return o;
+}
+
+}  // namespace fitscale
