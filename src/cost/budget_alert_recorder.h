@@ -1,0 +1,57 @@
+#pragma once
+// Budget alerts (issue 4): after every plan, each namespace's spend today and this month is
+// compared with its usdPerDay and usdPerMonth; crossing a threshold (50%, 80%, 100% by default)
+// posts one Slack-compatible webhook {"text": "..."} and records it in the AlertLog, so a
+// threshold of a period is announced once, also across restarts with a durable log.
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "cost/alert_log.h"
+#include "cost/webhook_sender.h"
+#include "model/budget.h"
+#include "obs/recorder.h"
+
+namespace fitscale {
+
+struct BudgetAlertOptions {
+  std::string webhook_url;
+  std::vector<int> thresholds = {50, 80, 100};  // percent, ascending
+  std::string cluster_name = "fitscale";       // named in the message: one hook, many clusters
+  Seconds retry_after_s = 300;                  // after a failed post, wait before trying again
+};
+
+class BudgetAlertRecorder final : public Recorder {
+ public:
+  BudgetAlertRecorder(Budgets budgets, BudgetAlertOptions options, WebhookSender& sender, AlertLog& log);
+
+  void action(const ActionRecord&) override {}
+  void planned(const Snapshot& snapshot, const Plan& plan, const LoopStats& stats) override;
+  void loop_finished(const LoopStats&) override {}
+
+  // The check planned() runs, for callers without a Snapshot.
+  void check(const std::map<std::string, NamespaceSpend, std::less<>>& spend, Time now);
+  // Texts posted so far by this recorder, and the last failure (empty when none).
+  const std::vector<std::string>& sent() const { return sent_; }
+  const std::string& last_error() const { return last_error_; }
+
+ private:
+  void check_period(const std::string& ns, const char* period, const char* cap_name, Time period_start,
+                    Micros spent, std::optional<double> cap_usd, Time now);
+
+  Budgets budgets_;
+  BudgetAlertOptions options_;
+  WebhookSender& sender_;
+  AlertLog& log_;
+  std::optional<Time> retry_at_;
+  std::vector<std::string> sent_;
+  std::string last_error_;
+};
+
+// The message for a crossing, e.g. "fitscale lab: namespace research-a has spent $2,412.50 of
+// its usdPerDay budget of $3,000 (80%) for 2026-01-05 UTC".
+std::string budget_alert_text(const std::string& cluster, const std::string& ns, const char* cap_name,
+                              Micros spent, Micros cap, int threshold, Time period_start, const char* period);
+
+}  // namespace fitscale
