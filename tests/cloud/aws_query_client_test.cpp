@@ -111,6 +111,8 @@ TEST(AwsQueryClient, DecodesBothErrorShapes) {
       "</Error></ErrorResponse>",
       400);
   EXPECT_EQ(asg.code, "ValidationError");
+  EXPECT_EQ(decode_error("<ErrorResponse><Errors><Error><Code>AuthFailure</Code></Error></Errors></ErrorResponse>", 401).code,
+            "AuthFailure");
   EXPECT_EQ(decode_error("not xml", 502).code, "HTTP502");
 }
 

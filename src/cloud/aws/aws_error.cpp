@@ -20,9 +20,10 @@ AwsError::AwsError(std::string action, std::string code, std::string message, lo
 DecodedError decode_error(std::string_view body, long http_status) {
   pugi::xml_document doc;
   if (doc.load_buffer(body.data(), body.size())) {
-    pugi::xml_node error = doc.child("Response").child("Errors").child("Error");
-    if (!error) error = doc.child("ErrorResponse").child("Error");
-    if (error && error.child("Code")) {
+    // <Response><Errors><Error> (EC2), <ErrorResponse><Error> (Auto Scaling, IAM, STS), and
+    // <ErrorResponse><Errors><Error> (seen from EC2-compatible servers): the first Error with a Code.
+    pugi::xml_node error = doc.select_node("//Error[Code]").node();
+    if (error) {
       return {error.child_value("Code"), error.child_value("Message")};
     }
   }

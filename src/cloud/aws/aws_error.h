@@ -24,7 +24,7 @@ struct DecodedError {
   std::string code;
   std::string message;
 };
-// Reads both shapes: EC2's <Response><Errors><Error><Code> and the <ErrorResponse><Error><Code>
+// Reads every shape: EC2's <Response><Errors><Error><Code>, the <ErrorResponse><Error><Code>
 // of Auto Scaling, IAM and STS. A body that is not one of them gives code "HTTP<status>".
 DecodedError decode_error(std::string_view body, long http_status);
 

@@ -1,0 +1,327 @@
+// AwsProvider against an independent implementation of the EC2 and Auto Scaling APIs: moto_server,
+// started on a free 127.0.0.1 port with signature checking on, driven with an IAM user's keys.
+#include <gtest/gtest.h>
+#include <netinet/in.h>
+#include <signal.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <thread>
+
+#include "aws_fake_transport.h"
+#include "cloud/aws/aws_provider.h"
+#include "cloud/aws/curl_transport.h"
+
+namespace fitscale::aws {
+namespace {
+
+class WallClock final : public Clock {
+ public:
+  Time now() const override {
+    return std::chrono::duration_cast<std::chrono::seconds>(
+               std::chrono::system_clock::now().time_since_epoch())
+        .count();
+  }
+};
+
+int free_port() {
+  int fd = socket(AF_INET, SOCK_STREAM, 0);
+  sockaddr_in a{};
+  a.sin_family = AF_INET;
+  a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  bind(fd, reinterpret_cast<sockaddr*>(&a), sizeof a);
+  socklen_t len = sizeof a;
+  getsockname(fd, reinterpret_cast<sockaddr*>(&a), &len);
+  close(fd);
+  return ntohs(a.sin_port);
+}
+
+// Answers CreateFleet for one instance type the way EC2 does when it has no capacity: HTTP 200,
+// no instances, an errorSet item. Everything else goes to moto.
+class CapacityFaults final : public HttpTransport {
+ public:
+  explicit CapacityFaults(HttpTransport& next) : next_(next) {}
+  std::string no_capacity_type;
+  int faults = 0;
+  HttpResponse post(const std::string& url, const NameValues& headers,
+                    const std::string& body) override {
+    if (!no_capacity_type.empty() && body.find("Action=CreateFleet") != std::string::npos &&
+        body.find("InstanceType=" + no_capacity_type + "&") != std::string::npos) {
+      ++faults;
+      return {200,
+              "<CreateFleetResponse xmlns=\"http://ec2.amazonaws.com/doc/2016-11-15/\"><requestId>x</requestId>"
+              "<fleetId>fleet-injected</fleetId><errorSet><item><errorCode>InsufficientInstanceCapacity</errorCode>"
+              "<errorMessage>We currently do not have sufficient " + no_capacity_type +
+                  " capacity in the Availability Zone you requested.</errorMessage><lifecycle>spot</lifecycle>"
+                  "</item></errorSet><fleetInstanceSet/></CreateFleetResponse>",
+              ""};
+    }
+    return next_.post(url, headers, body);
+  }
+
+ private:
+  HttpTransport& next_;
+};
+
+class AwsMoto : public ::testing::Test {
+ protected:
+  static inline pid_t moto_pid = 0;
+  static inline std::string endpoint;
+  static inline Credentials user;
+  static inline std::map<std::string, std::string> subnets;
+  static inline std::string template_id;
+
+  static void SetUpTestSuite() {
+    const int port = free_port();
+    endpoint = "http://127.0.0.1:" + std::to_string(port);
+    moto_pid = fork();
+    if (moto_pid == 0) {
+      setpgid(0, 0);
+      freopen("/dev/null", "w", stdout);
+      freopen("/dev/null", "w", stderr);
+      const std::string p = std::to_string(port);
+      execlp("moto_server", "moto_server", "-H", "127.0.0.1", "-p", p.c_str(), nullptr);
+      _exit(127);
+    }
+    CurlTransport http(2000);
+    bool up = false;
+    for (int i = 0; i < 200 && !up; ++i) {
+      up = http.post(endpoint + "/moto-api/reset", {}, "").status == 200;
+      if (!up) std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    }
+    ASSERT_TRUE(up) << "moto_server did not start on " << endpoint;
+
+    // Before signature checking is on, any key works: create the IAM user fitscale runs as.
+    Credentials setup{"AKIDSETUP", "setup-secret", "", "setup"};
+    testing::RecordingSleeper sleeper;
+    WallClock clock;
+    QueryClient iam(http, setup, iam_service(endpoint), clock, sleeper, [] { return 0.0; });
+    iam.call("CreateUser", {{"UserName", "fitscale"}});
+    iam.call("PutUserPolicy",
+             {{"UserName", "fitscale"},
+              {"PolicyName", "autoscaler"},
+              {"PolicyDocument",
+               R"({"Version":"2012-10-17","Statement":[{"Effect":"Allow","Action":["ec2:*","autoscaling:*"],"Resource":"*"}]})"}});
+    auto key = iam.call("CreateAccessKey", {{"UserName", "fitscale"}});
+    auto k = key->document_element().child("CreateAccessKeyResult").child("AccessKey");
+    user = {text(k, "AccessKeyId"), text(k, "SecretAccessKey"), "", "moto IAM user"};
+    ASSERT_FALSE(user.empty());
+
+    QueryClient ec2(http, setup, ec2_service("us-east-1", endpoint), clock, sleeper, [] { return 0.0; });
+    auto vpc = ec2.call("CreateVpc", {{"CidrBlock", "10.0.0.0/16"}});
+    const std::string vpc_id = vpc->document_element().child("vpc").child_value("vpcId");
+    int n = 1;
+    for (const char* zone : {"us-east-1a", "us-east-1b"}) {
+      auto s = ec2.call("CreateSubnet", {{"VpcId", vpc_id},
+                                         {"CidrBlock", "10.0." + std::to_string(n++) + ".0/24"},
+                                         {"AvailabilityZone", zone}});
+      subnets[zone] = s->document_element().child("subnet").child_value("subnetId");
+    }
+    auto lt = ec2.call("CreateLaunchTemplate", {{"LaunchTemplateName", "fitscale-nodes"},
+                                                {"LaunchTemplateData.ImageId", "ami-12c6146b"},
+                                                {"LaunchTemplateData.InstanceType", "t3.micro"}});
+    template_id = lt->document_element().child("launchTemplate").child_value("launchTemplateId");
+    ec2.call("CreateLaunchTemplate", {{"LaunchTemplateName", "asg-nodes"},
+                                      {"LaunchTemplateData.ImageId", "ami-12c6146b"},
+                                      {"LaunchTemplateData.InstanceType", "m5.large"}});
+    // From now on every request must carry a valid SigV4 signature of a known key.
+    ASSERT_EQ(http.post(endpoint + "/moto-api/reset-auth", {{"Content-Type", "text/plain"}}, "0").status, 200);
+  }
+
+  static void TearDownTestSuite() {
+    if (moto_pid > 0) {
+      kill(-moto_pid, SIGTERM);
+      kill(moto_pid, SIGTERM);
+      waitpid(moto_pid, nullptr, 0);
+    }
+  }
+
+  // A client as fitscale builds one, with the given keys.
+  struct Stack {
+    CurlTransport http;
+    CapacityFaults faults{http};
+    ThreadSleeper sleeper;
+    WallClock clock;
+    QueryClient ec2;
+    QueryClient asg;
+    AwsProvider provider;
+    Stack(const Credentials& c, AwsProviderOptions o)
+        : ec2(faults, c, ec2_service("us-east-1", endpoint), clock, sleeper, [] { return 0.5; }),
+          asg(faults, c, autoscaling_service("us-east-1", endpoint), clock, sleeper, [] { return 0.5; }),
+          provider(ec2, &asg, nullptr, clock, std::move(o)) {}
+  };
+
+  static AwsProviderOptions fleet_options(const std::string& cluster) {
+    AwsProviderOptions o;
+    o.cluster_name = cluster;
+    o.launch_template.name = "fitscale-nodes";
+    o.subnets = subnets;
+    return o;
+  }
+
+  static LaunchRequest request(const std::string& type, const std::string& zone, CapacityType c,
+                               int count) {
+    LaunchRequest r;
+    r.instance_type = type;
+    r.zone = zone;
+    r.capacity_type = c;
+    r.count = count;
+    r.pool = "gpu";
+    r.owner_namespace = "team-a";
+    r.job = "team-a/train";
+    r.client_token = "tok-" + type + "-" + zone;
+    r.price_micros_per_hour = 526000;
+    return r;
+  }
+};
+
+TEST_F(AwsMoto, SpotLaunchComesUpTaggedFromTheTemplateInTheZonesSubnet) {
+  Stack s(user, fleet_options("c-spot"));
+  auto result = s.provider.launch(request("g4dn.xlarge", "us-east-1b", CapacityType::Spot, 2));
+  ASSERT_TRUE(result.failures.empty()) << result.failures[0].message;
+  ASSERT_EQ(result.launched.size(), 2u);
+  EXPECT_EQ(result.launched[0].provider_id, "aws:///us-east-1b/" + result.launched[0].id);
+
+  auto listed = s.provider.list_instances();
+  ASSERT_EQ(listed.size(), 2u);
+  for (const auto& i : listed) {
+    EXPECT_EQ(i.instance_type, "g4dn.xlarge");
+    EXPECT_EQ(i.zone, "us-east-1b");
+    EXPECT_EQ(i.capacity_type, CapacityType::Spot);
+    EXPECT_EQ(i.tags.at("fitscale.io/cluster"), "c-spot");
+    EXPECT_EQ(i.pool, "gpu");
+    EXPECT_EQ(i.job, "team-a/train");
+    EXPECT_EQ(i.owner_namespace, "team-a");
+    EXPECT_GT(i.launched_at, 0);
+  }
+  // Read back through the raw API: the subnet of the zone and the configured launch template.
+  auto doc = s.ec2.call("DescribeInstances", {{"InstanceId.1", listed[0].id}});
+  auto inst = doc->document_element().child("reservationSet").child("item").child("instancesSet").child("item");
+  EXPECT_EQ(std::string(inst.child_value("subnetId")), subnets["us-east-1b"]);
+  EXPECT_EQ(std::string(inst.child_value("imageId")), "ami-12c6146b");
+}
+
+TEST_F(AwsMoto, OnDemandRequestGetsAnOnDemandInstance) {
+  Stack s(user, fleet_options("c-od"));
+  auto result = s.provider.launch(request("m5.large", "us-east-1a", CapacityType::OnDemand, 1));
+  ASSERT_EQ(result.launched.size(), 1u);
+  auto listed = s.provider.list_instances();
+  ASSERT_EQ(listed.size(), 1u);
+  EXPECT_EQ(listed[0].capacity_type, CapacityType::OnDemand);
+  EXPECT_EQ(listed[0].zone, "us-east-1a");
+}
+
+TEST_F(AwsMoto, WrongSecretIsAClearAuthenticationErrorAndLaunchesNothing) {
+  Credentials wrong = user;
+  wrong.secret_access_key = "not-the-secret";
+  Stack bad(wrong, fleet_options("c-auth"));
+  auto result = bad.provider.launch(request("m5.large", "us-east-1a", CapacityType::Spot, 1));
+  EXPECT_TRUE(result.launched.empty());
+  ASSERT_EQ(result.failures.size(), 1u);
+  EXPECT_EQ(result.failures[0].code, "AuthFailure") << result.failures[0].message;
+  EXPECT_FALSE(result.failures[0].capacity_error);
+  EXPECT_NE(result.failures[0].message.find("AWS refused the credentials"), std::string::npos);
+  EXPECT_EQ(result.failures[0].message.find("not-the-secret"), std::string::npos);
+  try {
+    bad.provider.list_instances();
+    FAIL() << "listing with a wrong secret must fail";
+  } catch (const AwsError& e) {
+    EXPECT_EQ(e.code(), "AuthFailure");
+  }
+  Stack good(user, fleet_options("c-auth"));
+  EXPECT_TRUE(good.provider.list_instances().empty());
+}
+
+TEST_F(AwsMoto, InsufficientCapacityIsACapacityErrorAndTheNextOfferingLaunches) {
+  Stack s(user, fleet_options("c-ice"));
+  s.faults.no_capacity_type = "p3.2xlarge";
+  auto first = s.provider.launch(request("p3.2xlarge", "us-east-1a", CapacityType::Spot, 1));
+  EXPECT_TRUE(first.launched.empty());
+  ASSERT_EQ(first.failures.size(), 1u);
+  EXPECT_EQ(first.failures[0].code, "InsufficientInstanceCapacity");
+  EXPECT_TRUE(first.failures[0].capacity_error);
+  EXPECT_EQ(first.failures[0].offering_key, "p3.2xlarge/us-east-1a/spot");
+  EXPECT_EQ(first.failures[0].count, 1);
+  auto next = s.provider.launch(request("g4dn.xlarge", "us-east-1a", CapacityType::Spot, 1));
+  ASSERT_EQ(next.launched.size(), 1u);
+  auto listed = s.provider.list_instances();
+  ASSERT_EQ(listed.size(), 1u);
+  EXPECT_EQ(listed[0].instance_type, "g4dn.xlarge");
+  EXPECT_EQ(s.faults.faults, 1);
+}
+
+TEST_F(AwsMoto, ARestartedProviderFindsEveryInstanceByTagAndTerminatesThem) {
+  std::vector<std::string> ids;
+  {
+    Stack before(user, fleet_options("c-restart"));
+    auto r = before.provider.launch(request("c5.large", "us-east-1a", CapacityType::Spot, 3));
+    ASSERT_EQ(r.launched.size(), 3u);
+    for (const auto& i : r.launched) ids.push_back(i.id);
+    // Another cluster's instances are never ours.
+    Stack other(user, fleet_options("c-other"));
+    ASSERT_EQ(other.provider.launch(request("c5.large", "us-east-1a", CapacityType::Spot, 1)).launched.size(), 1u);
+  }
+  Stack after(user, fleet_options("c-restart"));
+  auto listed = after.provider.list_instances();
+  std::vector<std::string> found;
+  for (const auto& i : listed) found.push_back(i.id);
+  std::sort(ids.begin(), ids.end());
+  EXPECT_EQ(found, ids);
+  after.provider.terminate(found);
+  EXPECT_TRUE(after.provider.list_instances().empty());
+  // Terminating again (a retried removal) is not an error.
+  EXPECT_NO_THROW(after.provider.terminate({found[0]}));
+}
+
+TEST_F(AwsMoto, AutoScalingGroupScalesFromZeroToNWithinMaxAndBack) {
+  Stack s(user, fleet_options("c-asg"));
+  s.asg.call("CreateAutoScalingGroup",
+             {{"AutoScalingGroupName", "c-asg-m5"},
+              {"LaunchTemplate.LaunchTemplateName", "asg-nodes"},
+              {"LaunchTemplate.Version", "$Latest"},
+              {"MinSize", "0"},
+              {"MaxSize", "3"},
+              {"DesiredCapacity", "0"},
+              {"VPCZoneIdentifier", subnets["us-east-1a"]},
+              {"Tags.member.1.Key", "fitscale.io/cluster"},
+              {"Tags.member.1.Value", "c-asg"},
+              {"Tags.member.1.PropagateAtLaunch", "true"},
+              {"Tags.member.2.Key", "fitscale.io/pool"},
+              {"Tags.member.2.Value", "cpu"},
+              {"Tags.member.2.PropagateAtLaunch", "true"}});
+  auto o = fleet_options("c-asg");
+  o.mode = AwsMode::Asg;
+  Stack a(user, o);
+  auto groups = a.provider.groups();
+  ASSERT_EQ(groups.size(), 1u);
+  EXPECT_EQ(groups[0].instance_type, "m5.large");  // from the group's launch template
+  EXPECT_TRUE(a.provider.list_instances().empty());
+
+  auto up = a.provider.launch(request("m5.large", "us-east-1a", CapacityType::OnDemand, 2));
+  EXPECT_TRUE(up.failures.empty());
+  ASSERT_EQ(up.launched.size(), 2u);
+  EXPECT_EQ(a.provider.list_instances().size(), 2u);
+
+  auto over = a.provider.launch(request("m5.large", "us-east-1a", CapacityType::OnDemand, 5));
+  EXPECT_EQ(over.launched.size(), 1u);
+  ASSERT_EQ(over.failures.size(), 1u);
+  EXPECT_EQ(over.failures[0].code, "AutoScalingGroupAtMaxSize");
+  EXPECT_EQ(over.failures[0].count, 4);
+  EXPECT_EQ(a.provider.groups()[0].desired, 3);
+
+  auto none = a.provider.launch(request("p3.2xlarge", "us-east-1a", CapacityType::OnDemand, 1));
+  ASSERT_EQ(none.failures.size(), 1u);
+  EXPECT_EQ(none.failures[0].code, "NoMatchingAutoScalingGroup");
+
+  std::vector<std::string> ids;
+  for (const auto& i : a.provider.list_instances()) ids.push_back(i.id);
+  ASSERT_EQ(ids.size(), 3u);
+  a.provider.terminate(ids);
+  EXPECT_EQ(a.provider.groups()[0].desired, 0);
+  EXPECT_TRUE(a.provider.list_instances().empty());
+}
+
+}  // namespace
+}  // namespace fitscale::aws
