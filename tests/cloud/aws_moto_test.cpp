@@ -11,6 +11,7 @@
 #include <thread>
 
 #include "aws_fake_transport.h"
+#include "cloud/aws/api_catalog.h"
 #include "cloud/aws/aws_provider.h"
 #include "cloud/aws/curl_transport.h"
 
@@ -321,6 +322,31 @@ TEST_F(AwsMoto, AutoScalingGroupScalesFromZeroToNWithinMaxAndBack) {
   a.provider.terminate(ids);
   EXPECT_EQ(a.provider.groups()[0].desired, 0);
   EXPECT_TRUE(a.provider.list_instances().empty());
+}
+
+}  // namespace
+}  // namespace fitscale::aws
+
+namespace fitscale::aws {
+namespace {
+
+TEST_F(AwsMoto, CatalogFromTheApiKeepsPricedTypesMotoKnowsAndExcludesTheRest) {
+  Stack s(user, fleet_options("c-catalog"));
+  CatalogOptions zones;
+  zones.zones = {"us-east-1a", "us-east-1b"};
+  auto facts = fetch_api_facts(s.ec2, zones, s.clock.now());
+  EXPECT_GT(facts.types.size(), 500u);
+  auto table = parse_catalog_csv(default_catalog_csv(), "embedded catalog");
+  auto c = merge_api_catalog(facts, table, zones);
+  const auto* g4 = c.catalog.find_type("g4dn.xlarge");
+  ASSERT_NE(g4, nullptr);
+  EXPECT_EQ(g4->gpu, 1);
+  // moto bundles no p3 types: priced in the table, absent from the API -> excluded with a reason.
+  bool p3_excluded = false;
+  for (const auto& e : c.excluded) p3_excluded = p3_excluded || e.instance_type == "p3.2xlarge";
+  EXPECT_TRUE(p3_excluded);
+  for (const auto& o : c.catalog.offerings) EXPECT_NE(o.instance_type, "p3.2xlarge");
+  EXPECT_GT(c.catalog.offerings.size(), 1000u);
 }
 
 }  // namespace
