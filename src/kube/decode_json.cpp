@@ -14,16 +14,41 @@ namespace {
 
 namespace dom = simdjson::dom;
 
+// Where a field is, built into text only when something is wrong there: decoding a large list
+// must not pay for a string per field.
+struct Path {
+  const Path* parent = nullptr;
+  std::string_view name;
+  long idx = -1;  // >= 0: an array element of the parent
+  Path(const char* n) : name(n) {}  // NOLINT: a literal is a root path
+  Path(const Path* p, std::string_view n) : parent(p), name(n) {}
+  Path(const Path* p, std::size_t i) : parent(p), idx(static_cast<long>(i)) {}
+  void append_to(std::string& out) const {
+    if (parent) parent->append_to(out);
+    if (idx >= 0) {
+      out += "[" + std::to_string(idx) + "]";
+    } else {
+      if (!out.empty() && !name.empty()) out += ".";
+      out += name;
+    }
+  }
+  std::string str() const {
+    std::string s;
+    append_to(s);
+    return s;
+  }
+};
+
 // The first problem found in one object ("spec.containers[0]...: bad quantity ..."). Decoding
 // goes on after a problem so that the object's name is known for the message, but only the
 // first one is reported.
 struct Problems {
   std::string first;
-  void add(std::string_view path, std::string_view what) {
-    if (first.empty()) {
-      first.reserve(path.size() + what.size() + 2);
-      first.append(path).append(": ").append(what);
-    }
+  void add(const Path& path, std::string_view what) {
+    if (first.empty()) first = path.str() + ": " + std::string(what);
+  }
+  void add_at(const std::string& path, std::string_view what) {
+    if (first.empty()) first = path + ": " + std::string(what);
   }
   bool any() const { return !first.empty(); }
 };
@@ -42,16 +67,10 @@ std::string_view type_name(dom::element_type t) {
   return "a value";
 }
 
-void wrong_type(Problems& p, std::string_view path, dom::element e, std::string_view want) {
+void wrong_type(Problems& p, const Path& path, dom::element e, std::string_view want) {
   p.add(path, "expected " + std::string(want) + ", got " + std::string(type_name(e.type())));
 }
 
-std::string join(std::string_view a, std::string_view b) {
-  std::string s;
-  s.reserve(a.size() + b.size() + 1);
-  s.append(a).append(".").append(b);
-  return s;
-}
 std::string index(std::string_view a, std::size_t i) { return std::string(a) + "[" + std::to_string(i) + "]"; }
 
 // Field access that treats an explicit null like a missing field (as the API server does).
@@ -60,61 +79,61 @@ bool field(dom::object o, std::string_view key, dom::element& out) {
   return !out.is_null();
 }
 
-bool get_object(dom::object o, std::string_view key, dom::object& out, Problems& p, std::string_view path) {
+bool get_object(dom::object o, std::string_view key, dom::object& out, Problems& p, const Path& path) {
   dom::element e;
   if (!field(o, key, e)) return false;
   if (e.get(out) != simdjson::SUCCESS) {
-    wrong_type(p, join(path, key), e, "an object");
+    wrong_type(p, Path(&path, key), e, "an object");
     return false;
   }
   return true;
 }
 
-bool get_array(dom::object o, std::string_view key, dom::array& out, Problems& p, std::string_view path) {
+bool get_array(dom::object o, std::string_view key, dom::array& out, Problems& p, const Path& path) {
   dom::element e;
   if (!field(o, key, e)) return false;
   if (e.get(out) != simdjson::SUCCESS) {
-    wrong_type(p, join(path, key), e, "an array");
+    wrong_type(p, Path(&path, key), e, "an array");
     return false;
   }
   return true;
 }
 
-std::string_view get_string(dom::object o, std::string_view key, Problems& p, std::string_view path) {
+std::string_view get_string(dom::object o, std::string_view key, Problems& p, const Path& path) {
   dom::element e;
   if (!field(o, key, e)) return {};
   std::string_view s;
   if (e.get(s) != simdjson::SUCCESS) {
-    wrong_type(p, join(path, key), e, "a string");
+    wrong_type(p, Path(&path, key), e, "a string");
     return {};
   }
   return s;
 }
 
-std::optional<std::int64_t> get_int(dom::object o, std::string_view key, Problems& p, std::string_view path) {
+std::optional<std::int64_t> get_int(dom::object o, std::string_view key, Problems& p, const Path& path) {
   dom::element e;
   if (!field(o, key, e)) return std::nullopt;
   std::int64_t v = 0;
   if (e.get(v) != simdjson::SUCCESS) {
-    wrong_type(p, join(path, key), e, "an integer");
+    wrong_type(p, Path(&path, key), e, "an integer");
     return std::nullopt;
   }
   return v;
 }
 
-bool get_bool(dom::object o, std::string_view key, Problems& p, std::string_view path) {
+bool get_bool(dom::object o, std::string_view key, Problems& p, const Path& path) {
   dom::element e;
   if (!field(o, key, e)) return false;
   bool v = false;
   if (e.get(v) != simdjson::SUCCESS) {
-    wrong_type(p, join(path, key), e, "true or false");
+    wrong_type(p, Path(&path, key), e, "true or false");
     return false;
   }
   return v;
 }
 
 // A quantity is a string ("500m") or, as the API accepts too, a JSON number (2, 0.5).
-std::optional<std::int64_t> quantity_milli(dom::element e, Problems& p, std::string_view path) {
+std::optional<std::int64_t> quantity_milli(dom::element e, Problems& p, const Path& path) {
   std::string_view text;
   char buf[64];
   if (e.is_string()) {
@@ -143,15 +162,15 @@ std::optional<std::int64_t> quantity_milli(dom::element e, Problems& p, std::str
 
 // A map of resource name -> quantity (requests, limits, overhead, allocatable). Names already set
 // are reported in `seen` so limits can fill in only what requests leave out.
-void read_resource_list(dom::object o, std::string_view path, Resources& into, Problems& p,
+void read_resource_list(dom::object o, const Path& path, Resources& into, Problems& p,
                         std::vector<std::string_view>* seen = nullptr,
                         const std::vector<std::string_view>* skip = nullptr) {
   for (auto [key, value] : o) {
     if (skip && std::find(skip->begin(), skip->end(), key) != skip->end()) continue;
-    const auto milli = quantity_milli(value, p, join(path, key));
+    const auto milli = quantity_milli(value, p, Path(&path, key));
     if (!milli) continue;
     if (*milli < 0) {
-      p.add(join(path, key), "must not be negative");
+      p.add(Path(&path, key), "must not be negative");
       continue;
     }
     into.set(key, *milli);
@@ -160,14 +179,14 @@ void read_resource_list(dom::object o, std::string_view path, Resources& into, P
 }
 
 // A string -> string map (labels, annotations, nodeSelector).
-void read_string_map(dom::object o, std::string_view key, std::string_view path, Labels& into, Problems& p) {
+void read_string_map(dom::object o, std::string_view key, const Path& path, Labels& into, Problems& p) {
   dom::object m;
   if (!get_object(o, key, m, p, path)) return;
-  const std::string base = join(path, key);
+  const Path base(&path, key);
   for (auto [k, v] : m) {
     std::string_view s;
     if (v.get(s) != simdjson::SUCCESS) {
-      wrong_type(p, join(base, k), v, "a string");
+      wrong_type(p, Path(&base, k), v, "a string");
       continue;
     }
     // Go marshals maps with sorted keys, so appending at the end is the common case.
@@ -175,13 +194,13 @@ void read_string_map(dom::object o, std::string_view key, std::string_view path,
   }
 }
 
-std::optional<Time> get_time(dom::object o, std::string_view key, Problems& p, std::string_view path) {
+std::optional<Time> get_time(dom::object o, std::string_view key, Problems& p, const Path& path) {
   const std::string_view s = get_string(o, key, p, path);
   if (s.empty()) return std::nullopt;
   try {
     return parse_rfc3339(s);
   } catch (const InputError& e) {
-    p.add(join(path, key), e.what());
+    p.add(Path(&path, key), e.what());
     return std::nullopt;
   }
 }
@@ -198,7 +217,7 @@ bool parse_op(std::string_view s, SelectorOp& op) {
 }
 
 // One matchExpressions entry, checked the way the API server validates it.
-std::optional<Requirement> read_requirement(dom::element e, std::string_view path, Problems& p, bool allow_gt_lt) {
+std::optional<Requirement> read_requirement(dom::element e, const Path& path, Problems& p, bool allow_gt_lt) {
   dom::object o;
   if (e.get(o) != simdjson::SUCCESS) {
     wrong_type(p, path, e, "an object");
@@ -207,22 +226,23 @@ std::optional<Requirement> read_requirement(dom::element e, std::string_view pat
   Requirement r;
   r.key = std::string(get_string(o, "key", p, path));
   if (r.key.empty()) {
-    p.add(join(path, "key"), "missing");
+    p.add(Path(&path, "key"), "missing");
     return std::nullopt;
   }
   const std::string_view op = get_string(o, "operator", p, path);
   if (!parse_op(op, r.op) || (!allow_gt_lt && (r.op == SelectorOp::Gt || r.op == SelectorOp::Lt))) {
-    p.add(join(path, "operator"), "unknown operator \"" + std::string(op) + "\" (expected In, NotIn, Exists, DoesNotExist" +
+    p.add(Path(&path, "operator"), "unknown operator \"" + std::string(op) + "\" (expected In, NotIn, Exists, DoesNotExist" +
                                       (allow_gt_lt ? ", Gt, Lt)" : ")"));
     return std::nullopt;
   }
   dom::array values;
+  const Path values_path(&path, "values");
   if (get_array(o, "values", values, p, path)) {
     std::size_t i = 0;
     for (dom::element v : values) {
       std::string_view s;
       if (v.get(s) != simdjson::SUCCESS) {
-        wrong_type(p, index(join(path, "values"), i), v, "a string");
+        wrong_type(p, Path(&values_path, i), v, "a string");
       } else {
         r.values.emplace_back(s);
       }
@@ -232,11 +252,11 @@ std::optional<Requirement> read_requirement(dom::element e, std::string_view pat
   switch (r.op) {
     case SelectorOp::In:
     case SelectorOp::NotIn:
-      if (r.values.empty()) p.add(join(path, "values"), "must not be empty for " + std::string(op));
+      if (r.values.empty()) p.add(values_path, "must not be empty for " + std::string(op));
       break;
     case SelectorOp::Exists:
     case SelectorOp::DoesNotExist:
-      if (!r.values.empty()) p.add(join(path, "values"), "must be empty for " + std::string(op));
+      if (!r.values.empty()) p.add(values_path, "must be empty for " + std::string(op));
       break;
     case SelectorOp::Gt:
     case SelectorOp::Lt: {
@@ -244,7 +264,7 @@ std::optional<Requirement> read_requirement(dom::element e, std::string_view pat
       if (r.values.size() != 1 ||
           std::from_chars(r.values[0].data(), r.values[0].data() + r.values[0].size(), n).ptr !=
               r.values[0].data() + r.values[0].size()) {
-        p.add(join(path, "values"), "must be one integer for " + std::string(op));
+        p.add(values_path, "must be one integer for " + std::string(op));
       }
       break;
     }
@@ -252,14 +272,15 @@ std::optional<Requirement> read_requirement(dom::element e, std::string_view pat
   return r;
 }
 
-LabelSelector read_label_selector(dom::object o, std::string_view path, Problems& p) {
+LabelSelector read_label_selector(dom::object o, const Path& path, Problems& p) {
   LabelSelector s;
   read_string_map(o, "matchLabels", path, s.match_labels, p);
   dom::array exprs;
+  const Path exprs_path(&path, "matchExpressions");
   if (get_array(o, "matchExpressions", exprs, p, path)) {
     std::size_t i = 0;
     for (dom::element e : exprs) {
-      if (auto r = read_requirement(e, index(join(path, "matchExpressions"), i), p, false)) {
+      if (auto r = read_requirement(e, Path(&exprs_path, i), p, false)) {
         s.match_expressions.push_back(std::move(*r));
       }
       ++i;
@@ -337,8 +358,9 @@ class Decoder {
       dom::array taints;
       if (get_array(spec, "taints", taints, p, "spec")) {
         std::size_t i = 0;
+        const Path taints_path("spec.taints");
         for (dom::element e : taints) {
-          const std::string path = index("spec.taints", i++);
+          const Path path(&taints_path, i++);
           dom::object t;
           if (e.get(t) != simdjson::SUCCESS) {
             wrong_type(p, path, e, "an object");
@@ -351,7 +373,7 @@ class Decoder {
           try {
             taint.effect = parse_taint_effect(effect);
           } catch (const InputError& err) {
-            p.add(join(path, "effect"), err.what());
+            p.add(Path(&path, "effect"), err.what());
           }
           n.taints.push_back(std::move(taint));
         }
@@ -418,8 +440,9 @@ class Decoder {
     dom::array refs;
     if (!get_array(meta, "ownerReferences", refs, p, "metadata")) return;
     std::size_t i = 0;
+    const Path refs_path("metadata.ownerReferences");
     for (dom::element e : refs) {
-      const std::string path = index("metadata.ownerReferences", i++);
+      const Path path(&refs_path, i++);
       dom::object r;
       if (e.get(r) != simdjson::SUCCESS) {
         wrong_type(p, path, e, "an object");
@@ -444,7 +467,7 @@ class Decoder {
         const std::string& v = it->second;
         auto [ptr, ec] = std::from_chars(v.data(), v.data() + v.size(), n);
         if (ec != std::errc() || ptr != v.data() + v.size() || n < 1) {
-          p.add(where, "gang size must be a whole number >= 1, got \"" + v + "\"");
+          p.add_at(where, "gang size must be a whole number >= 1, got \"" + v + "\"");
           return std::nullopt;
         }
         return n;
@@ -459,7 +482,7 @@ class Decoder {
       auto size = gang_size(pod, {label::kGangSize}, p, where);
       if (!size) {
         if (where.empty()) {
-          p.add("metadata.labels." + std::string(label::kGang),
+          p.add_at("metadata.labels." + std::string(label::kGang),
                 "gang \"" + it->second + "\" needs its size: label or annotation " + std::string(label::kGangSize));
         }
         return std::nullopt;
@@ -470,7 +493,7 @@ class Decoder {
       auto size = gang_size(pod, {"scheduling.x-k8s.io/min-available", label::kGangSize}, p, where);
       if (!size) {
         if (where.empty()) {
-          p.add("metadata.labels." + std::string(label::kPodGroup),
+          p.add_at("metadata.labels." + std::string(label::kPodGroup),
                 "pod group \"" + it->second +
                     "\" needs its size: annotation or label scheduling.x-k8s.io/min-available or " +
                     std::string(label::kGangSize));
@@ -483,7 +506,7 @@ class Decoder {
   }
 
   // Requests of one container: requests, with limits standing in for what requests leave out.
-  static Resources container_requests(dom::element e, const std::string& path, Problems& p) {
+  static Resources container_requests(dom::element e, const Path& path, Problems& p) {
     Resources r;
     dom::object c;
     if (e.get(c) != simdjson::SUCCESS) {
@@ -492,12 +515,12 @@ class Decoder {
     }
     dom::object res;
     if (!get_object(c, "resources", res, p, path)) return r;
-    const std::string rpath = join(path, "resources");
+    const Path rpath(&path, "resources");
     std::vector<std::string_view> seen;
     dom::object requests;
-    if (get_object(res, "requests", requests, p, rpath)) read_resource_list(requests, join(rpath, "requests"), r, p, &seen);
+    if (get_object(res, "requests", requests, p, rpath)) read_resource_list(requests, Path(&rpath, "requests"), r, p, &seen);
     dom::object limits;
-    if (get_object(res, "limits", limits, p, rpath)) read_resource_list(limits, join(rpath, "limits"), r, p, nullptr, &seen);
+    if (get_object(res, "limits", limits, p, rpath)) read_resource_list(limits, Path(&rpath, "limits"), r, p, nullptr, &seen);
     return r;
   }
 
@@ -507,15 +530,17 @@ class Decoder {
     dom::array containers;
     if (get_array(spec, "containers", containers, p, "spec")) {
       std::size_t i = 0;
-      for (dom::element e : containers) sum += container_requests(e, index("spec.containers", i++), p);
+      const Path containers_path("spec.containers");
+      for (dom::element e : containers) sum += container_requests(e, Path(&containers_path, i++), p);
     }
     Resources init_max;
     Resources sidecars;  // init containers with restartPolicy Always keep running beside the app
     dom::array inits;
     if (get_array(spec, "initContainers", inits, p, "spec")) {
       std::size_t i = 0;
+      const Path inits_path("spec.initContainers");
       for (dom::element e : inits) {
-        const std::string path = index("spec.initContainers", i++);
+        const Path path(&inits_path, i++);
         const Resources r = container_requests(e, path, p);
         dom::object c;
         if (e.get(c) == simdjson::SUCCESS && get_string(c, "restartPolicy", p, path) == "Always") {
@@ -546,8 +571,9 @@ class Decoder {
     dom::array tolerations;
     if (get_array(spec, "tolerations", tolerations, p, "spec")) {
       std::size_t i = 0;
+      const Path tolerations_path("spec.tolerations");
       for (dom::element e : tolerations) {
-        const std::string path = index("spec.tolerations", i++);
+        const Path path(&tolerations_path, i++);
         dom::object t;
         if (e.get(t) != simdjson::SUCCESS) {
           wrong_type(p, path, e, "an object");
@@ -557,14 +583,14 @@ class Decoder {
         tol.key = std::string(get_string(t, "key", p, path));
         const std::string_view op = get_string(t, "operator", p, path);
         if (op == "Exists") tol.exists = true;
-        else if (!op.empty() && op != "Equal") p.add(join(path, "operator"), "unknown operator \"" + std::string(op) + "\" (expected Equal or Exists)");
+        else if (!op.empty() && op != "Equal") p.add(Path(&path, "operator"), "unknown operator \"" + std::string(op) + "\" (expected Equal or Exists)");
         tol.value = std::string(get_string(t, "value", p, path));
         const std::string effect(get_string(t, "effect", p, path));
         if (!effect.empty()) {
           try {
             tol.effect = parse_taint_effect(effect);
           } catch (const InputError& err) {
-            p.add(join(path, "effect"), err.what());
+            p.add(Path(&path, "effect"), err.what());
           }
         }
         pod.tolerations.push_back(std::move(tol));
@@ -583,13 +609,16 @@ class Decoder {
     dom::object na;
     if (get_object(affinity, "nodeAffinity", na, p, "spec.affinity")) {
       dom::object required;
-      const std::string rpath = "spec.affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution";
+      const Path rpath("spec.affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution");
+      const Path terms_path(&rpath, "nodeSelectorTerms");
       if (get_object(na, "requiredDuringSchedulingIgnoredDuringExecution", required, p, "spec.affinity.nodeAffinity")) {
         dom::array terms;
         if (get_array(required, "nodeSelectorTerms", terms, p, rpath)) {
           std::size_t i = 0;
           for (dom::element e : terms) {
-            const std::string tpath = index(join(rpath, "nodeSelectorTerms"), i++);
+            const Path tpath(&terms_path, i++);
+            const Path exprs_path(&tpath, "matchExpressions");
+            const Path fields_path(&tpath, "matchFields");
             dom::object t;
             if (e.get(t) != simdjson::SUCCESS) {
               wrong_type(p, tpath, e, "an object");
@@ -600,7 +629,7 @@ class Decoder {
             if (get_array(t, "matchExpressions", exprs, p, tpath)) {
               std::size_t j = 0;
               for (dom::element x : exprs) {
-                if (auto r = read_requirement(x, index(join(tpath, "matchExpressions"), j++), p, true)) {
+                if (auto r = read_requirement(x, Path(&exprs_path, j++), p, true)) {
                   term.requirements.push_back(canonical_requirement(std::move(*r), gpu_models_));
                 }
               }
@@ -609,11 +638,11 @@ class Decoder {
             if (get_array(t, "matchFields", fields, p, tpath)) {
               std::size_t j = 0;
               for (dom::element x : fields) {
-                const std::string fpath = index(join(tpath, "matchFields"), j++);
+                const Path fpath(&fields_path, j++);
                 if (auto r = read_requirement(x, fpath, p, true)) {
                   // The only field a node selector may use; a node's hostname label carries it.
                   if (r->key != "metadata.name") {
-                    p.add(join(fpath, "key"), "only metadata.name is supported, got \"" + r->key + "\"");
+                    p.add(Path(&fpath, "key"), "only metadata.name is supported, got \"" + r->key + "\"");
                     continue;
                   }
                   r->key = std::string(label::kHostname);
@@ -629,11 +658,11 @@ class Decoder {
     dom::object anti;
     if (get_object(affinity, "podAntiAffinity", anti, p, "spec.affinity")) {
       dom::array terms;
-      const std::string apath = "spec.affinity.podAntiAffinity.requiredDuringSchedulingIgnoredDuringExecution";
+      const Path apath("spec.affinity.podAntiAffinity.requiredDuringSchedulingIgnoredDuringExecution");
       if (get_array(anti, "requiredDuringSchedulingIgnoredDuringExecution", terms, p, "spec.affinity.podAntiAffinity")) {
         std::size_t i = 0;
         for (dom::element e : terms) {
-          const std::string tpath = index(apath, i++);
+          const Path tpath(&apath, i++);
           dom::object t;
           if (e.get(t) != simdjson::SUCCESS) {
             wrong_type(p, tpath, e, "an object");
@@ -643,7 +672,7 @@ class Decoder {
           dom::object sel;
           // A term without a selector selects no pods, so it constrains nothing.
           if (get_object(t, "labelSelector", sel, p, tpath)) {
-            pod.anti_affinity_hostname.push_back(read_label_selector(sel, join(tpath, "labelSelector"), p));
+            pod.anti_affinity_hostname.push_back(read_label_selector(sel, Path(&tpath, "labelSelector"), p));
           }
         }
       }
@@ -719,12 +748,15 @@ struct JsonDecoder::Impl {
     return root;
   }
 
-  // Decodes one object of `kind` into `out`. `where` prefixes errors ("cluster.json: items[3]").
-  void decode_object(dom::object o, std::string_view kind, const std::string& where, DecodedObjects& out,
+  // Decodes one object of `kind` into `out`. Errors start with `src` and, for an item of a
+  // list (`item` >= 0), its index: "cluster.json: items[3]: pod ...".
+  void decode_object(dom::object o, std::string_view kind, const std::string& src, long item, DecodedObjects& out,
                      bool skip_bad_pods) {
     Decoder d(gpu_models);
     Problems p;
     auto raise = [&] {
+      std::string where = src;
+      if (item >= 0) where += (where.empty() ? "" : ": ") + index("items", static_cast<std::size_t>(item));
       const std::string prefix = where.empty() ? "" : where + ": ";
       throw InputError(prefix + describe(kind, Decoder::name_of(o)) + ": " + p.first);
     };
@@ -761,7 +793,7 @@ struct JsonDecoder::Impl {
     if (o["kind"].get(kind) != simdjson::SUCCESS || kind.empty()) kind = kind_hint;
     if (kind.empty()) throw InputError(src + (src.empty() ? "" : ": ") + "missing \"kind\"");
     if (!is_list_kind(kind)) {
-      decode_object(o, kind, src, out, skip_bad_pods);
+      decode_object(o, kind, src, -1, out, skip_bad_pods);
       return;
     }
     const std::string_view item_kind = kind_of_list(kind);
@@ -772,17 +804,19 @@ struct JsonDecoder::Impl {
       throw InputError(src + (src.empty() ? "" : ": ") + "items: expected an array, got " +
                        std::string(type_name(items_el.type())));
     }
+    if (item_kind == "Pod" || item_kind.empty()) out.pods.reserve(out.pods.size() + items.size());
     std::size_t i = 0;
     for (dom::element e : items) {
-      const std::string where = (src.empty() ? "" : src + ": ") + index("items", i++);
+      const long at = static_cast<long>(i++);
+      auto where = [&] { return (src.empty() ? "" : src + ": ") + index("items", static_cast<std::size_t>(at)); };
       dom::object item;
       if (e.get(item) != simdjson::SUCCESS) {
-        throw InputError(where + ": expected an object, got " + std::string(type_name(e.type())));
+        throw InputError(where() + ": expected an object, got " + std::string(type_name(e.type())));
       }
       std::string_view k;
       if (item["kind"].get(k) != simdjson::SUCCESS || k.empty()) k = item_kind;
-      if (k.empty()) throw InputError(where + ": missing \"kind\"");
-      decode_object(item, k, where, out, skip_bad_pods);
+      if (k.empty()) throw InputError(where() + ": missing \"kind\"");
+      decode_object(item, k, src, at, out, skip_bad_pods);
     }
   }
 
@@ -795,7 +829,7 @@ struct JsonDecoder::Impl {
       throw InputError("expected a " + std::string(kind) + " object, got " + std::string(type_name(root.type())));
     }
     DecodedObjects out;
-    decode_object(o, kind, "", out, false);
+    decode_object(o, kind, "", -1, out, false);
     return std::move((out.*member).front());
   }
 };
