@@ -1,0 +1,36 @@
+#include "obs/readiness.h"
+
+namespace fitscale::obs {
+
+Readiness::Readiness(Seconds interval_s, std::function<Time()> now)
+    : interval_s_(interval_s > 0 ? interval_s : 1), now_(std::move(now)) {}
+
+void Readiness::loop_finished(const LoopStats& stats) {
+  // The loop's own time when set, else now: either way the clock the controller runs on.
+  last_loop_ = stats.at != 0 ? stats.at : now_();
+}
+
+void Readiness::set_leader(bool leader) {
+  if (leader && !leader_.exchange(true)) leader_since_ = now_();
+  if (!leader) leader_ = false;
+}
+
+std::string Readiness::explain() const {
+  if (!synced_) return "informers not synced";
+  if (!leader_) return "ready (standby)";
+  Time last = last_loop_;
+  const Time since = leader_since_;
+  if (since > last) last = since;
+  const Time now = now_();
+  if (now - last > 3 * interval_s_) {
+    return "last loop " + std::to_string(now - last) + "s ago (> 3 x " + std::to_string(interval_s_) + "s)";
+  }
+  return "ready";
+}
+
+bool Readiness::ready() const {
+  const std::string e = explain();
+  return e.rfind("ready", 0) == 0;
+}
+
+}  // namespace fitscale::obs
