@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <charconv>
+#include <cstring>
 #include <nlohmann/json.hpp>
 
 #include "kube/decode.h"
@@ -738,14 +739,107 @@ std::string json_syntax_error(std::string_view text, simdjson::error_code code) 
 struct JsonDecoder::Impl {
   std::vector<std::string> gpu_models;
   dom::parser parser;
+  // The input's one copy, with the padding simdjson reads past the end. Kept between calls like
+  // the parser's own buffers: a list decoded again (an informer's relist) touches no new pages.
+  std::unique_ptr<char[]> buffer;
+  std::size_t buffer_capacity = 0;
 
-  dom::element parse(std::string_view json, std::string_view source, simdjson::padded_string& storage) {
-    storage = simdjson::padded_string(json);  // the one copy: simdjson reads past the end
+  simdjson::ondemand::parser ondemand;
+
+  // Copies `json` into `buffer` with simdjson's padding after it.
+  void load(std::string_view json) {
+    if (json.size() + simdjson::SIMDJSON_PADDING > buffer_capacity) {
+      buffer_capacity = json.size() + simdjson::SIMDJSON_PADDING;
+      buffer.reset(new char[buffer_capacity]);
+    }
+    std::memcpy(buffer.get(), json.data(), json.size());
+    std::memset(buffer.get() + json.size(), 0, simdjson::SIMDJSON_PADDING);
+  }
+
+  // The whole loaded document as a DOM.
+  dom::element parse_loaded(std::string_view json, std::string_view source) {
     dom::element root;
-    if (auto err = parser.parse(storage).get(root); err != simdjson::SUCCESS) {
+    if (auto err = parser.parse(buffer.get(), json.size(), false).get(root); err != simdjson::SUCCESS) {
       throw InputError(std::string(source) + (source.empty() ? "" : ":") + json_syntax_error(json, err));
     }
     return root;
+  }
+
+  dom::element parse(std::string_view json, std::string_view source) {
+    load(json);
+    return parse_loaded(json, source);
+  }
+
+  // A large list is not built as one DOM: that would write about three times the input's size in
+  // fresh memory (tape, strings, index), and the page faults would cost more than the parsing.
+  // Instead one On Demand pass finds the kind and each item's text, and each item is then parsed
+  // on its own into a small DOM that stays in cache.
+  struct ListScan {
+    std::string kind;
+    bool has_items = false;
+    std::vector<std::string_view> items;  // into `buffer`, which is padded at its end
+  };
+
+  // False when the document is not a plain object with an array of object items, or is
+  // malformed: then the whole-document DOM path decides, and reports errors with their place.
+  bool scan_list(std::string_view json, ListScan& scan) {
+    namespace od = simdjson::ondemand;
+    od::document doc;
+    if (ondemand.iterate(buffer.get(), json.size(), buffer_capacity).get(doc) != simdjson::SUCCESS) return false;
+    od::object top;
+    if (doc.get_object().get(top) != simdjson::SUCCESS) return false;
+    for (auto f : top) {
+      od::field fld;
+      std::string_view key;
+      if (std::move(f).get(fld) != simdjson::SUCCESS || fld.unescaped_key().get(key) != simdjson::SUCCESS) {
+        return false;
+      }
+      if (key == "kind") {
+        std::string_view k;
+        if (fld.value().get_string().get(k) != simdjson::SUCCESS) return false;
+        scan.kind = std::string(k);
+      } else if (key == "items") {
+        od::array arr;
+        if (fld.value().get_array().get(arr) != simdjson::SUCCESS) return false;
+        scan.has_items = true;
+        for (auto el : arr) {
+          od::value v;
+          od::object o;
+          std::string_view raw;
+          if (std::move(el).get(v) != simdjson::SUCCESS || v.get_object().get(o) != simdjson::SUCCESS ||
+              o.raw_json().get(raw) != simdjson::SUCCESS) {
+            return false;
+          }
+          scan.items.push_back(raw);
+        }
+      }
+    }
+    // On Demand does not look past the object it was asked for: text after it is an error the
+    // DOM path reports.
+    std::size_t end = json.size();
+    while (end > 0 && (json[end - 1] == ' ' || json[end - 1] == '\n' || json[end - 1] == '\r' || json[end - 1] == '\t')) --end;
+    return end > 0 && json[end - 1] == '}' && (scan.items.empty() || scan.items.back().data() + scan.items.back().size() < buffer.get() + end);
+  }
+
+  // Calls `each(object, index)` for every item of a list document already loaded; false when the
+  // document is no list or the fast path does not apply. `kind` receives the list's kind.
+  template <class Reserve, class Each>
+  bool for_each_item(std::string_view json, std::string_view source, std::string& kind, Reserve reserve, Each each) {
+    ListScan scan;
+    if (!scan_list(json, scan)) return false;
+    kind = scan.kind;
+    if (!scan.kind.empty() && !is_list_kind(scan.kind)) return false;
+    if (scan.kind.empty() && !scan.has_items) return false;
+    reserve(scan.items.size());  // growing a vector of 100,000 pods twice over costs more than decoding
+    for (std::size_t i = 0; i < scan.items.size(); ++i) {
+      const std::string_view raw = scan.items[i];
+      dom::element e;
+      if (auto err = parser.parse(raw.data(), raw.size(), false).get(e); err != simdjson::SUCCESS) {
+        throw InputError(std::string(source) + (source.empty() ? "" : ":") + json_syntax_error(json, err));
+      }
+      each(dom::object(e), i);
+    }
+    return true;
   }
 
   // Decodes one object of `kind` into `out`. Errors start with `src` and, for an item of a
@@ -822,8 +916,7 @@ struct JsonDecoder::Impl {
 
   template <class T>
   T single(std::string_view json, std::string_view kind, std::vector<T> DecodedObjects::*member) {
-    simdjson::padded_string storage;
-    dom::element root = parse(json, "", storage);
+    dom::element root = parse(json, "");
     dom::object o;
     if (root.get(o) != simdjson::SUCCESS) {
       throw InputError("expected a " + std::string(kind) + " object, got " + std::string(type_name(root.type())));
@@ -849,8 +942,19 @@ DecodedObjects JsonDecoder::decode(std::string_view json, std::string_view sourc
 
 void JsonDecoder::decode_into(std::string_view json, std::string_view source, std::string_view kind_hint,
                               bool skip_bad_pods, DecodedObjects& out) {
-  simdjson::padded_string storage;
-  dom::element root = impl_->parse(json, source, storage);
+  impl_->load(json);
+  const std::string src(source);
+  std::string list_kind;
+  auto reserve = [&](std::size_t n) { out.pods.reserve(out.pods.size() + n); };
+  const bool listed = impl_->for_each_item(json, source, list_kind, reserve, [&](dom::object item, std::size_t i) {
+    std::string_view item_kind = list_kind.empty() ? kind_hint : kind_of_list(list_kind);
+    std::string_view k;
+    if (item["kind"].get(k) != simdjson::SUCCESS || k.empty()) k = item_kind;
+    if (k.empty()) throw InputError((src.empty() ? "" : src + ": ") + index("items", i) + ": missing \"kind\"");
+    impl_->decode_object(item, k, src, static_cast<long>(i), out, skip_bad_pods);
+  });
+  if (listed) return;
+  dom::element root = impl_->parse_loaded(json, source);
   impl_->decode_root(root, source, kind_hint, out, skip_bad_pods);
 }
 
@@ -865,25 +969,10 @@ void JsonDecoder::decode_list_items(std::string_view json, std::string_view kind
                                     std::vector<std::pair<std::string, Node>>* nodes,
                                     std::vector<std::pair<std::string, PodDisruptionBudgetView>>* pdbs,
                                     std::vector<std::pair<std::string, std::string>>& bad) {
-  simdjson::padded_string storage;
-  dom::element root = impl_->parse(json, "", storage);
-  dom::object o;
-  dom::array items;
-  if (root.get(o) != simdjson::SUCCESS) throw InputError("list: expected an object");
-  dom::element items_el;
-  if (!field(o, "items", items_el)) return;
-  if (items_el.get(items) != simdjson::SUCCESS) throw InputError("list: items: expected an array");
   Decoder d(impl_->gpu_models);
-  std::size_t i = 0;
-  for (dom::element e : items) {
-    dom::object item;
-    if (e.get(item) != simdjson::SUCCESS) {
-      bad.emplace_back(index("items", i++), "expected an object");
-      continue;
-    }
-    ++i;
+  auto one = [&](dom::object item, std::size_t i) {
     const ObjectName name = Decoder::name_of(item);
-    std::string key = name.name.empty() ? index("items", i - 1) : key_of(kind, name);
+    std::string key = name.name.empty() ? index("items", i) : key_of(kind, name);
     Problems p;
     if (kind == "Pod" && pods) {
       Pod v = d.pod(item, p);
@@ -898,6 +987,30 @@ void JsonDecoder::decode_list_items(std::string_view json, std::string_view kind
       throw InputError("decode_list_items: no output for kind " + std::string(kind));
     }
     if (p.any()) bad.emplace_back(std::move(key), std::move(p.first));
+  };
+  impl_->load(json);
+  std::string list_kind;
+  auto reserve = [&](std::size_t n) {
+    if (pods) pods->reserve(pods->size() + n);
+    if (nodes) nodes->reserve(nodes->size() + n);
+  };
+  if (impl_->for_each_item(json, "", list_kind, reserve, one)) return;
+
+  dom::element root = impl_->parse_loaded(json, "");
+  dom::object o;
+  dom::array items;
+  if (root.get(o) != simdjson::SUCCESS) throw InputError("list: expected an object");
+  dom::element items_el;
+  if (!field(o, "items", items_el)) return;
+  if (items_el.get(items) != simdjson::SUCCESS) throw InputError("list: items: expected an array");
+  std::size_t i = 0;
+  for (dom::element e : items) {
+    dom::object item;
+    if (e.get(item) != simdjson::SUCCESS) {
+      bad.emplace_back(index("items", i++), "expected an object");
+      continue;
+    }
+    one(item, i++);
   }
 }
 

@@ -247,6 +247,20 @@ TEST(DecodeErrors, MalformedJsonNamesLineAndColumn) {
   EXPECT_EQ(e.rfind("cluster.json:4:20: invalid JSON: ", 0), 0u) << e;
 }
 
+TEST(DecodeErrors, ListShapeErrors) {
+  EXPECT_EQ(error_of(R"({"kind":"List","items":[{"kind":"PodDisruptionBudget","metadata":{"name":"b"}},7]})"),
+            "cluster.json: items[1]: expected an object, got a number");
+  EXPECT_EQ(error_of(R"({"kind":"PodList","items":{}})"), "cluster.json: items: expected an array, got an object");
+  EXPECT_EQ(error_of(R"({"kind":"List","items":[]} x)").rfind("cluster.json:1:28: invalid JSON: ", 0), 0u)
+      << "text after the list is not ignored";
+  EXPECT_EQ(error_of(R"({"items":[{"metadata":{"name":"a"}}],"kind":"List"})"), "cluster.json: items[0]: missing \"kind\"");
+  // A typed list's items need no kind, wherever the list's kind is written.
+  const DecodedObjects d = decode_objects(R"({"items":[{"metadata":{"name":"a"}}],"kind":"NodeList"})", "x", kGpuModels);
+  ASSERT_EQ(d.nodes.size(), 1u);
+  EXPECT_EQ(d.nodes[0].name, "a");
+  EXPECT_TRUE(decode_objects(R"({"kind":"List","items":null})", "x", kGpuModels).pods.empty());
+}
+
 TEST(DecodeErrors, EachFieldCheck) {
   auto pod_error = [](const std::string& spec, const std::string& meta = "") {
     return error_of(pod_json(spec, meta));
