@@ -1,16 +1,165 @@
+// `fitscale simulate --trace FILE [--catalog FILE] [--config FILE] [--seed N] [--interval S]
+// [--report-json FILE] [--report-html FILE] [--ledger FILE]`: replays a job trace through the real
+// controller on a virtual clock and says what it would have cost and how long jobs would have
+// waited. The wall clock is read here only to say how long the replay took.
+#include <chrono>
 #include <cstdio>
+#include <fstream>
+#include <memory>
+#include <sstream>
+#include <string>
 
 #include "cli/commands.h"
+#include "cost/budget_alerts_from_config.h"
+#include "cost/memory_ledger.h"
+#include "cost/sqlite_ledger.h"
+#include "model/catalog.h"
+#include "model/config.h"
+#include "model/error.h"
+#include "model/money.h"
+#include "planner/policy_from_config.h"
+#include "sim/report.h"
+#include "sim/simulator.h"
+#include "sim/trace.h"
+#if __has_include("sim/html_report.h")
+#include "sim/html_report.h"
+#define FITSCALE_HAVE_HTML_REPORT 1
+#endif
 
 namespace fitscale::cli {
+namespace {
 
-// Placeholder until the issue that owns `fitscale simulate` lands.
+struct SimulateFlags {
+  std::string trace;
+  std::string catalog;
+  std::string config;
+  std::uint64_t seed = 1;
+  Seconds interval_s = 0;  // 0: the config's controller.interval (10 s by default)
+  std::string report_json;
+  std::string report_html;
+  std::string ledger;
+  bool quiet = false;
+};
+
+std::string read_file(const std::string& path, const char* what) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw InputError(path + ": cannot read " + what + " file");
+  std::ostringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+void write_file(const std::string& path, const std::string& text) {
+  std::ofstream out(path, std::ios::binary | std::ios::trunc);
+  if (!out) throw InputError(path + ": cannot write the report here");
+  out << text;
+  if (!out.flush()) throw InputError(path + ": writing the report failed");
+}
+
+std::string base_name(const std::string& path) {
+  auto slash = path.find_last_of('/');
+  return slash == std::string::npos ? path : path.substr(slash + 1);
+}
+
+// "3m10s" for waits; "0s" for none.
+std::string short_wait(double s) { return format_duration(static_cast<Seconds>(s + 0.5)); }
+
+std::string days(double seconds) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.1f days", seconds / 86400.0);
+  return buf;
+}
+
+void print_summary(const SimReport& r, const std::string& trace) {
+  const double ratio = r.lower_bound_usd > 0 ? r.cost_usd.total / r.lower_bound_usd : 0;
+  const double used_pct = r.gpu_hours.provisioned > 0 ? 100.0 * r.gpu_hours.used / r.gpu_hours.provisioned : 0;
+  std::printf("fitscale simulate: %s, %s jobs over %s of virtual time (%.1f s wall)\n", base_name(trace).c_str(),
+              format_count(r.jobs.submitted).c_str(), days(r.sim.virtual_s).c_str(), r.sim.wall_s);
+  std::printf("  jobs        %s completed, %s refused\n", format_count(r.jobs.completed).c_str(),
+              format_count(r.jobs.refused).c_str());
+  std::printf("  cost        %s  (spot %s, on-demand %s; idle %s)\n", format_usd(r.cost_usd.total).c_str(),
+              format_usd(r.cost_usd.spot).c_str(), format_usd(r.cost_usd.on_demand).c_str(),
+              format_usd(r.cost_usd.idle).c_str());
+  std::printf("  lower bound %s  (cost is %.2fx the fluid bound)\n", format_usd(r.lower_bound_usd).c_str(), ratio);
+  std::printf("  wait        p50 %s, p90 %s, p99 %s, max %s\n", short_wait(r.wait_s.p50).c_str(),
+              short_wait(r.wait_s.p90).c_str(), short_wait(r.wait_s.p99).c_str(), short_wait(r.wait_s.max).c_str());
+  std::printf("  nodes       %s launched, peak %s, %s interrupted, %s never registered\n",
+              format_count(r.nodes.launched).c_str(), format_count(r.nodes.peak).c_str(),
+              format_count(r.nodes.interrupted).c_str(), format_count(r.nodes.never_registered).c_str());
+  std::printf("  GPU-hours   %s provisioned, %s used (%.0f%%)\n",
+              format_count(static_cast<std::int64_t>(r.gpu_hours.provisioned + 0.5)).c_str(),
+              format_count(static_cast<std::int64_t>(r.gpu_hours.used + 0.5)).c_str(), used_pct);
+  std::printf("  controller  %s loops, %s planned, %s restarts after interruptions\n",
+              format_count(r.sim.loops).c_str(), format_count(r.sim.loops_planned).c_str(),
+              format_count(r.sim.restarts).c_str());
+  for (std::size_t i = 0; i < r.refusals.size() && i < 3; ++i) {
+    std::printf("  refused     %s: %s\n", r.refusals[i].job.c_str(), r.refusals[i].reason.c_str());
+  }
+  if (r.refusals.size() > 3) std::printf("  refused     ... and %zu more (see the JSON report)\n", r.refusals.size() - 3);
+}
+
+int run_simulate(const SimulateFlags& f) {
+  const auto wall_start = std::chrono::steady_clock::now();
+  Config config = f.config.empty() ? Config{} : load_config_file(f.config);
+  SimOptions options = sim_options_from_config(config);
+  options.seed = f.seed;
+  if (f.interval_s > 0) options.interval_s = f.interval_s;
+
+  const CatalogOptions catalog_options = catalog_options_from_config(config);
+  Catalog catalog = f.catalog.empty()
+                        ? build_catalog(parse_catalog_csv(default_catalog_csv(), "embedded catalog"), catalog_options)
+                        : build_catalog(parse_catalog_csv(read_file(f.catalog, "catalog"), f.catalog), catalog_options);
+  const std::vector<TraceJob> jobs = parse_trace(read_file(f.trace, "trace"), f.trace);
+  validate_trace(jobs, catalog, f.trace);
+
+  std::unique_ptr<Ledger> ledger;
+  if (!f.ledger.empty()) {
+    ledger = std::make_unique<SqliteLedger>(f.ledger);
+  } else {
+    ledger = std::make_unique<MemoryLedger>();
+  }
+  // Budget alerts (config `alerts:`), remembered in the SQLite ledger when there is one.
+  BudgetAlerts alerts = make_budget_alerts(config, dynamic_cast<AlertLog*>(ledger.get()));
+  SimReport report = simulate(jobs, catalog, options, ledger.get(), alerts.recorder.get());
+  if (alerts.recorder && !alerts.recorder->last_error().empty()) {
+    std::fprintf(stderr, "fitscale simulate: %s\n", alerts.recorder->last_error().c_str());
+  }
+  report.sim.wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
+
+  if (!f.report_json.empty()) write_file(f.report_json, report_json(report));
+  std::string html_note;
+  if (!f.report_html.empty()) {
+#ifdef FITSCALE_HAVE_HTML_REPORT
+    write_file(f.report_html, report_html(report));
+#else
+    html_note = "  (the HTML report is not built into this binary yet; --report-html skipped)\n";
+#endif
+  }
+  if (!f.quiet) {
+    print_summary(report, f.trace);
+    if (!f.report_json.empty()) std::printf("  wrote       %s\n", f.report_json.c_str());
+    if (!f.report_html.empty() && html_note.empty()) std::printf("  wrote       %s\n", f.report_html.c_str());
+    std::fputs(html_note.c_str(), stdout);
+  }
+  return 0;
+}
+
+}  // namespace
+
 Runner register_simulate(CLI::App& app) {
-  app.add_subcommand("simulate", "(not implemented yet)");
-  return [] {
-    std::fprintf(stderr, "fitscale simulate: not implemented yet\n");
-    return 2;
-  };
+  auto flags = std::make_shared<SimulateFlags>();
+  CLI::App* sub = app.add_subcommand("simulate", "Replay a job trace through the controller on a virtual clock");
+  sub->add_option("--trace", flags->trace, "Trace CSV (native format: submit_s, job, namespace, ...)")->required();
+  sub->add_option("--catalog", flags->catalog, "Instance catalog CSV (default: the embedded AWS us-east-1 catalog)");
+  sub->add_option("--config", flags->config, "fitscale config YAML (budgets, scale-down, simulator settings)");
+  sub->add_option("--seed", flags->seed, "Seed for spot interruptions (same seed, same report)");
+  sub->add_option("--interval", flags->interval_s, "Virtual seconds between controller loops (default 10)")
+      ->check(CLI::PositiveNumber);
+  sub->add_option("--report-json", flags->report_json, "Write the JSON report here");
+  sub->add_option("--report-html", flags->report_html, "Write the HTML report here");
+  sub->add_option("--ledger", flags->ledger, "Meter costs into this SQLite ledger (read it with fitscale cost)");
+  sub->add_flag("--quiet", flags->quiet, "Print nothing on success");
+  return [flags] { return run_simulate(*flags); };
 }
 
 }  // namespace fitscale::cli

@@ -10,6 +10,7 @@
 #include <unordered_map>
 
 #include "controller/controller.h"
+#include "model/error.h"
 #include "planner/policy_from_config.h"
 #include "planner/predicates.h"
 #include "sim/random.h"
@@ -660,6 +661,19 @@ SimReport simulate(const std::vector<TraceJob>& jobs, const Catalog& catalog, co
                    Ledger* ledger, Recorder* recorder) {
   Engine engine(jobs, catalog, options, ledger, recorder);
   return engine.run();
+}
+
+void validate_trace(const std::vector<TraceJob>& jobs, const Catalog& catalog, const std::string& source) {
+  for (const auto& j : jobs) {
+    if (j.gpu_model.empty()) continue;
+    if (std::find(catalog.gpu_models.begin(), catalog.gpu_models.end(), j.gpu_model) != catalog.gpu_models.end()) {
+      continue;
+    }
+    std::string known;
+    for (const auto& m : catalog.gpu_models) known += (known.empty() ? "" : ", ") + m;
+    throw InputError(source + ":" + std::to_string(j.line) + ": column gpu_model: no instance type in the catalog has \"" +
+                     j.gpu_model + "\" GPUs (it has " + known + ")");
+  }
 }
 
 SimOptions sim_options_from_config(const Config& config) {

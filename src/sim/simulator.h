@@ -43,6 +43,10 @@ struct SimOptions {
 SimReport simulate(const std::vector<TraceJob>& jobs, const Catalog& catalog, const SimOptions& options,
                    Ledger* ledger = nullptr, Recorder* recorder = nullptr);
 
+// Checks what the trace reader cannot know alone: every gpu_model is one the catalog has.
+// Throws InputError "SOURCE:LINE: column gpu_model: ...".
+void validate_trace(const std::vector<TraceJob>& jobs, const Catalog& catalog, const std::string& source);
+
 // The options `fitscale simulate` uses for a config (policy, backoff, boot delays, outages).
 SimOptions sim_options_from_config(const Config& config);
 
