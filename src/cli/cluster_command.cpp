@@ -1,16 +1,165 @@
+// `fitscale cluster`: serves a virtual Kubernetes cluster on loopback (see
+// src/sim/vcluster/virtual_cluster.h) and writes a kubeconfig for kubectl and `fitscale run`.
+#include <csignal>
 #include <cstdio>
+#include <ctime>
+#include <fstream>
+#include <memory>
+#include <random>
+#include <sstream>
+#include <string>
 
 #include "cli/commands.h"
+#include "cloud/sim/sim_cloud.h"
+#include "model/catalog.h"
+#include "model/error.h"
+#include "sim/vcluster/virtual_cluster.h"
 
 namespace fitscale::cli {
+namespace {
 
-// Placeholder until the issue that owns `fitscale cluster` lands.
-Runner register_cluster(CLI::App& app) {
-  app.add_subcommand("cluster", "(not implemented yet)");
-  return [] {
-    std::fprintf(stderr, "fitscale cluster: not implemented yet\n");
-    return 2;
+class WallClock final : public Clock {
+ public:
+  Time now() const override { return static_cast<Time>(std::time(nullptr)); }
+};
+
+struct ClusterFlags {
+  std::string listen = "127.0.0.1:0";
+  std::string kubeconfig_out;
+  std::string catalog;
+  double boot_delay = -1;  // < 0: the simulated cloud's per-type defaults
+  std::string cluster_name = "fitscale";
+  Seconds interruption_grace = 5;
+  std::size_t watch_history = 10000;
+  bool verbose = false;
+};
+
+std::string read_file(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw InputError(path + ": cannot read the file");
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+std::pair<std::string, int> split_listen(const std::string& listen) {
+  auto colon = listen.rfind(':');
+  if (colon == std::string::npos || colon == 0) {
+    throw InputError("--listen " + listen + ": expected HOST:PORT, e.g. 127.0.0.1:0");
+  }
+  try {
+    std::size_t used = 0;
+    int port = std::stoi(listen.substr(colon + 1), &used);
+    if (used != listen.size() - colon - 1 || port < 0 || port > 65535) throw std::out_of_range("port");
+    return {listen.substr(0, colon), port};
+  } catch (const std::exception&) {
+    throw InputError("--listen " + listen + ": the port must be a number from 0 to 65535");
+  }
+}
+
+std::string random_token() {
+  std::random_device rd;
+  std::string t;
+  for (int i = 0; i < 32; ++i) t += "0123456789abcdef"[rd() % 16];
+  return t;
+}
+
+void write_kubeconfig(const std::string& path, const std::string& server, const std::string& name,
+                      const std::string& token) {
+  std::ofstream out(path, std::ios::trunc);
+  if (!out) throw InputError(path + ": cannot write the kubeconfig");
+  out << "apiVersion: v1\n"
+      << "kind: Config\n"
+      << "clusters:\n"
+      << "- name: " << name << "\n"
+      << "  cluster:\n"
+      << "    server: " << server << "\n"
+      << "users:\n"
+      << "- name: " << name << "-admin\n"
+      << "  user:\n"
+      << "    token: " << token << "\n"
+      << "contexts:\n"
+      << "- name: " << name << "\n"
+      << "  context:\n"
+      << "    cluster: " << name << "\n"
+      << "    user: " << name << "-admin\n"
+      << "    namespace: default\n"
+      << "current-context: " << name << "\n";
+  if (!out.flush()) throw InputError(path + ": cannot write the kubeconfig");
+}
+
+int run_cluster(const ClusterFlags& f) {
+  auto [host, port] = split_listen(f.listen);
+  Catalog catalog = f.catalog.empty()
+                        ? build_catalog(parse_catalog_csv(default_catalog_csv(), "embedded catalog"), CatalogOptions{})
+                        : build_catalog(parse_catalog_csv(read_file(f.catalog), f.catalog), CatalogOptions{});
+  WallClock clock;
+  SimCloudOptions sim_options;
+  sim_options.cluster_name = f.cluster_name;
+  SimCloud sim(catalog, clock, sim_options);
+  // The cloud behind the cluster's nodes. Another CloudProvider (an EC2 endpoint) plugs in here;
+  // pass nullptr as `sim` then (no fault injection).
+  CloudProvider& cloud = sim;
+  SimCloud* injectable = &sim;
+
+  vcluster::VirtualClusterOptions options;
+  options.bridge.region = sim_options.region;
+  options.bridge.interruption_grace_s = f.interruption_grace;
+  if (f.boot_delay >= 0) {
+    const auto delay = static_cast<Seconds>(f.boot_delay + 0.999);
+    options.bridge.boot_delay = [delay](const std::string&) { return delay; };
+  } else {
+    options.bridge.boot_delay = [&sim](const std::string& type) { return sim.boot_delay(type); };
+  }
+  options.watch_history = f.watch_history;
+  options.http.token = random_token();
+  auto log = [](const std::string& line) {
+    std::fprintf(stderr, "fitscale cluster: %s\n", line.c_str());
+    std::fflush(stderr);
   };
+  options.log = log;
+  if (f.verbose) options.http.log = log;
+
+  // Block the stop signals before any thread starts, so only sigwait below receives them.
+  sigset_t stop_signals;
+  sigemptyset(&stop_signals);
+  sigaddset(&stop_signals, SIGINT);
+  sigaddset(&stop_signals, SIGTERM);
+  pthread_sigmask(SIG_BLOCK, &stop_signals, nullptr);
+
+  vcluster::VirtualCluster cluster(catalog, cloud, injectable, clock, options);
+  const int bound = cluster.listen(host, port);
+  const std::string server = "http://" + host + ":" + std::to_string(bound);
+  write_kubeconfig(f.kubeconfig_out, server, f.cluster_name, options.http.token);
+  std::printf("listening on %s\n", server.c_str());
+  std::printf("kubeconfig written to %s\n", f.kubeconfig_out.c_str());
+  std::fflush(stdout);
+
+  int sig = 0;
+  sigwait(&stop_signals, &sig);
+  std::fprintf(stderr, "fitscale cluster: %s received, stopping\n", sig == SIGINT ? "SIGINT" : "SIGTERM");
+  cluster.stop();
+  return 0;
+}
+
+}  // namespace
+
+Runner register_cluster(CLI::App& app) {
+  auto flags = std::make_shared<ClusterFlags>();
+  auto* cmd = app.add_subcommand("cluster", "Serve a virtual Kubernetes cluster (API on loopback) with a simulated cloud");
+  cmd->add_option("--listen", flags->listen, "HOST:PORT to serve on; port 0 picks a free port")->capture_default_str();
+  cmd->add_option("--kubeconfig-out", flags->kubeconfig_out, "write a kubeconfig for kubectl and fitscale here")->required();
+  cmd->add_option("--catalog", flags->catalog, "instance catalog CSV (default: the embedded AWS us-east-1 catalog)");
+  cmd->add_option("--boot-delay", flags->boot_delay,
+                  "seconds from launch to Node registration (default: 90 s CPU, 180 s GPU)");
+  cmd->add_option("--cluster-name", flags->cluster_name, "cluster name (kubeconfig and instance tags)")->capture_default_str();
+  cmd->add_option("--interruption-grace", flags->interruption_grace,
+                  "seconds between a spot interruption notice and termination")->capture_default_str();
+  cmd->add_option("--watch-history", flags->watch_history,
+                  "changes kept for watches; a watch from an older resourceVersion gets 410 Expired")
+      ->capture_default_str();
+  cmd->add_flag("--verbose", flags->verbose, "log every API request to stderr");
+  return [flags] { return run_cluster(*flags); };
 }
 
 }  // namespace fitscale::cli

@@ -1,0 +1,98 @@
+#include "cloud/sim/remote_sim_cloud.h"
+
+#include <curl/curl.h>
+
+#include <memory>
+#include <nlohmann/json.hpp>
+#include <stdexcept>
+
+#include "cloud/sim/sim_cloud_wire.h"
+#include "model/error.h"
+
+namespace fitscale {
+namespace {
+
+size_t append(char* data, size_t size, size_t n, void* out) {
+  static_cast<std::string*>(out)->append(data, size * n);
+  return size * n;
+}
+
+}  // namespace
+
+RemoteSimCloud::RemoteSimCloud(RemoteSimCloudOptions options) : options_(std::move(options)) {
+  while (!options_.base_url.empty() && options_.base_url.back() == '/') options_.base_url.pop_back();
+  if (options_.base_url.empty()) throw InputError("sim cloud: the server URL is empty");
+}
+
+std::string RemoteSimCloud::request(const std::string& method, const std::string& path,
+                                    const std::string& body) const {
+  std::unique_ptr<CURL, decltype(&curl_easy_cleanup)> curl(curl_easy_init(), &curl_easy_cleanup);
+  if (!curl) throw std::runtime_error("sim cloud: cannot initialise libcurl");
+  const std::string url = options_.base_url + "/fitscale.io/sim-cloud/" + path;
+  std::string response;
+  curl_slist* headers = curl_slist_append(nullptr, "Content-Type: application/json");
+  headers = curl_slist_append(headers, "Accept: application/json");
+  if (!options_.bearer_token.empty()) {
+    headers = curl_slist_append(headers, ("Authorization: Bearer " + options_.bearer_token).c_str());
+  }
+  std::unique_ptr<curl_slist, decltype(&curl_slist_free_all)> header_guard(headers, &curl_slist_free_all);
+  CURL* c = curl.get();
+  curl_easy_setopt(c, CURLOPT_URL, url.c_str());
+  curl_easy_setopt(c, CURLOPT_HTTPHEADER, headers);
+  curl_easy_setopt(c, CURLOPT_WRITEFUNCTION, append);
+  curl_easy_setopt(c, CURLOPT_WRITEDATA, &response);
+  curl_easy_setopt(c, CURLOPT_TIMEOUT_MS, options_.timeout_ms);
+  curl_easy_setopt(c, CURLOPT_NOSIGNAL, 1L);
+  if (method == "POST") {
+    curl_easy_setopt(c, CURLOPT_POSTFIELDS, body.c_str());
+    curl_easy_setopt(c, CURLOPT_POSTFIELDSIZE, static_cast<long>(body.size()));
+  }
+  CURLcode rc = curl_easy_perform(c);
+  if (rc != CURLE_OK) {
+    throw std::runtime_error("sim cloud: " + method + " " + url + ": " + curl_easy_strerror(rc));
+  }
+  long status = 0;
+  curl_easy_getinfo(c, CURLINFO_RESPONSE_CODE, &status);
+  if (status < 200 || status >= 300) {
+    std::string message = response;
+    try {
+      auto j = nlohmann::json::parse(response);
+      if (j.contains("message")) message = j["message"].get<std::string>();
+    } catch (const std::exception&) {
+    }
+    throw std::runtime_error("sim cloud: " + method + " " + url + ": HTTP " + std::to_string(status) + ": " + message);
+  }
+  return response;
+}
+
+LaunchResult RemoteSimCloud::launch(const LaunchRequest& req) {
+  try {
+    return launch_result_from_json(
+        nlohmann::json::parse(request("POST", "launch", launch_request_to_json(req).dump())));
+  } catch (const std::exception& e) {
+    LaunchResult r;
+    r.failures.push_back(LaunchFailure{req.instance_type + "/" + req.zone + "/" + to_string(req.capacity_type),
+                                       req.count, "RequestError", e.what(), false});
+    return r;
+  }
+}
+
+void RemoteSimCloud::terminate(const std::vector<std::string>& ids) {
+  if (ids.empty()) return;
+  request("POST", "terminate", nlohmann::json{{"ids", ids}}.dump());
+}
+
+std::vector<Instance> RemoteSimCloud::list_instances() {
+  const std::string body = request("GET", "instances", "");
+  nlohmann::json j;
+  try {
+    j = nlohmann::json::parse(body);
+  } catch (const nlohmann::json::parse_error& e) {
+    throw std::runtime_error(std::string("sim cloud: instances: invalid JSON: ") + e.what());
+  }
+  std::vector<Instance> out;
+  for (const auto& i : j.value("instances", nlohmann::json::array())) out.push_back(instance_from_json(i));
+  return out;
+}
+
+}  // namespace fitscale

@@ -1,0 +1,39 @@
+#pragma once
+// The virtual cluster's simulated cloud, reached over HTTP: what `fitscale run --provider sim`
+// uses, so the controller launches into the same cloud whose instances `fitscale cluster`
+// registers as Nodes. Endpoints: /fitscale.io/sim-cloud/{instances,launch,terminate} on the
+// cluster's API server (the kubeconfig's server URL).
+#include <string>
+#include <vector>
+
+#include "controller/interfaces.h"
+
+namespace fitscale {
+
+struct RemoteSimCloudOptions {
+  std::string base_url;      // "http://127.0.0.1:PORT" (the API server)
+  std::string bearer_token;  // the kubeconfig's token; empty = none
+  long timeout_ms = 10000;
+};
+
+class RemoteSimCloud final : public CloudProvider {
+ public:
+  explicit RemoteSimCloud(RemoteSimCloudOptions options);
+
+  std::string name() const override { return "sim"; }
+  // A transport or server error becomes a failure (code "RequestError", not a capacity error)
+  // for the whole request, so the controller neither backs off the offering nor assumes success.
+  LaunchResult launch(const LaunchRequest& request) override;
+  // Throws std::runtime_error when the server cannot be reached or refuses.
+  void terminate(const std::vector<std::string>& instance_ids) override;
+  // Throws std::runtime_error: the controller must not act on a cloud view it could not read.
+  std::vector<Instance> list_instances() override;
+
+ private:
+  // Returns the response body; throws std::runtime_error on transport errors and non-2xx.
+  std::string request(const std::string& method, const std::string& path, const std::string& body) const;
+
+  RemoteSimCloudOptions options_;
+};
+
+}  // namespace fitscale
