@@ -28,6 +28,7 @@ Micros AwsProvider::price(const std::string& type, const std::string& zone, Capa
 }
 
 LaunchResult AwsProvider::launch(const LaunchRequest& request) {
+  if (request.count <= 0) return {};
   try {
     return options_.mode == AwsMode::Asg ? launch_asg(request) : launch_fleet(request);
   } catch (const AwsError& e) {
