@@ -25,12 +25,13 @@ OfferingChoice choose_offerings(const PodClass& c, const Catalog& catalog, const
   std::vector<std::uint32_t> on_demand;
   const Resources& req = c.exemplar->requests;
   const bool check_labels = !c.node_selector.empty() || !c.affinity.empty();
+  const bool check_backoff = !policy.unavailable_offerings.empty();  // key() builds a string
   for (std::uint32_t i : candidates) {
     const Offering& o = catalog.offerings[i];
     if (c.on_demand_only && o.capacity_type == CapacityType::Spot) continue;
     if (!fits(req, o.allocatable)) continue;
     if (check_labels && !labels_admit(c, o.labels)) continue;
-    if (policy.unavailable_offerings.count(o.key()) > 0) {
+    if (check_backoff && policy.unavailable_offerings.count(o.key()) > 0) {
       choice.backed_off.push_back(i);
     } else if (o.capacity_type == CapacityType::Spot) {
       spot.push_back(i);

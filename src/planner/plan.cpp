@@ -9,6 +9,7 @@
 
 #include "model/error.h"
 #include "planner/admission.h"
+#include "planner/backfill.h"
 #include "planner/gangs.h"
 #include "planner/offering_choice.h"
 #include "planner/packing.h"
@@ -279,12 +280,9 @@ class Planner {
     for (const auto& gl : gang_launches_) {
       for (const NewNodes& g : gl.groups) add_launch(g, gl.ns, gl.job, true);
     }
-    for (std::size_t ci = 0; ci < classes_.size(); ++ci) {
-      if (admitted_[ci].empty()) continue;
-      const std::uint32_t first = admitted_[ci].front();
-      for (const NewNodes& g : planner::lay_out(*packers_[ci], admitted_[ci])) {
-        add_launch(g, s_.pods[first].ns, s_.pods[first].job_key(), false);
-      }
+    for (const planner::MixedGroup& g : planner::pack_mixed(classes_, packers_, admitted_, catalog_)) {
+      const Pod& first = s_.pods[g.nodes.pods.front()];
+      add_launch(g.nodes, first.ns, first.job_key(), false);
     }
   }
 

@@ -1,6 +1,8 @@
 // New-node packing choices a person can check by hand.
 #include <gtest/gtest.h>
 
+#include <map>
+
 #include "fixtures.h"
 #include "planner/packing.h"
 
@@ -177,6 +179,59 @@ TEST(ClassPacker, CostOfManyPodsIsBulkNodesPlusTheCheapestTail) {
   EXPECT_EQ(pk.cost(7), 800'000);    // one big ($0.80) ties four small; never more
   EXPECT_EQ(pk.cost(1001), 100 * 800'000 + 200'000);
   EXPECT_EQ(pk.nodes(1001), 101);
+}
+
+}  // namespace
+}  // namespace fitscale
+
+namespace fitscale {
+namespace {
+
+TEST(Packing, CpuHeavyAndMemoryHeavyPodsShareNodes) {
+  // One type, 4 CPUs and 16 GiB. Alone, each pod below needs its own node (8 nodes); a
+  // 3.5-CPU/1-GiB pod and a 0.1-CPU/12-GiB pod fit together: 4 nodes.
+  const Catalog cat = testing::make_catalog({{"m", 4000, 16 * testing::kGi, 0, 0.10, 0.3}}, {"us-east-1a"});
+  Snapshot s;
+  for (int i = 0; i < 4; ++i) {
+    s.pods.push_back(testing::make_pod("cpu-" + std::to_string(i), 3500, testing::kGi));
+    s.pods.push_back(testing::make_pod("mem-" + std::to_string(i), 100, 12 * testing::kGi));
+  }
+  Policy pol = testing::no_budgets();
+  pol.zones = {"us-east-1a"};
+  const Plan p = plan(s, cat, pol, 0);
+  EXPECT_EQ(testing::launched(p), 4);
+  ASSERT_EQ(p.launch.size(), 1u);
+  EXPECT_EQ(p.launch[0].pods.size(), 8u);
+}
+
+TEST(Packing, MixedNodesNeverHoldMoreThanTheirAllocatable) {
+  const Catalog cat = testing::make_catalog({{"a", 4000, 16 * testing::kGi, 0, 0.05, 0.2},
+                                             {"b", 16000, 32 * testing::kGi, 0, 0.15, 0.6},
+                                             {"c", 2000, 64 * testing::kGi, 0, 0.12, 0.5}},
+                                            {"us-east-1a"});
+  Snapshot s;
+  const std::int64_t cpus[] = {100, 250, 500, 1000, 1500};
+  const std::int64_t mems[] = {100, 256, 512, 1024, 2048, 4096};
+  std::map<std::string, Resources> req;
+  for (int i = 0; i < 600; ++i) {
+    Pod p = testing::make_pod("p" + std::to_string(i), cpus[(i * 7) % 5], mems[(i * 11) % 6] * testing::kMi);
+    req[p.key()] = p.requests;
+    s.pods.push_back(p);
+  }
+  Policy pol = testing::no_budgets();
+  pol.zones = {"us-east-1a"};
+  const Plan p = plan(s, cat, pol, 0);
+  std::size_t served = 0;
+  for (const auto& l : p.launch) {
+    Resources sum;
+    for (const auto& k : l.pods) sum += req.at(k);
+    const Resources cap = cat.offerings[l.offering_index].allocatable.scaled(l.count);
+    EXPECT_LE(sum.cpu_milli, cap.cpu_milli) << l.instance_type;
+    EXPECT_LE(sum.memory_bytes, cap.memory_bytes) << l.instance_type;
+    EXPECT_LE(sum.pods, cap.pods) << l.instance_type;
+    served += l.pods.size();
+  }
+  EXPECT_EQ(served, 600u);
 }
 
 }  // namespace
