@@ -15,6 +15,16 @@ const std::vector<ResourceInfo>& served_resources() {
       {"policy", "v1", "poddisruptionbudgets", "poddisruptionbudget", "PodDisruptionBudget", true,
        {"pdb"}, {"status"}},
       {"batch", "v1", "jobs", "job", "Job", true, {}, {"status"}},
+      // Stored as plain objects so fitscale's own install manifests (deploy/manifests) can be
+      // applied and dry-run against the virtual cluster (tests/e2e/test_deploy.py).
+      {"", "v1", "configmaps", "configmap", "ConfigMap", true, {"cm"}, {}},
+      {"", "v1", "services", "service", "Service", true, {"svc"}, {}},
+      {"", "v1", "serviceaccounts", "serviceaccount", "ServiceAccount", true, {"sa"}, {}},
+      {"apps", "v1", "deployments", "deployment", "Deployment", true, {"deploy"}, {}},
+      {"rbac.authorization.k8s.io", "v1", "clusterroles", "clusterrole", "ClusterRole", false, {}, {}},
+      {"rbac.authorization.k8s.io", "v1", "clusterrolebindings", "clusterrolebinding", "ClusterRoleBinding", false, {}, {}},
+      {"rbac.authorization.k8s.io", "v1", "roles", "role", "Role", true, {}, {}},
+      {"rbac.authorization.k8s.io", "v1", "rolebindings", "rolebinding", "RoleBinding", true, {}, {}},
   };
   return kResources;
 }
