@@ -24,7 +24,10 @@ void CostReportBuilder::add(const Segment& s, const MeteredNode& node, bool open
     total_ += c.micros;
     if (c.idle) idle_ += c.micros;
     put(ns_, c.ns, c.micros, c.idle);
-    std::string job = c.job.empty() ? c.ns + "/(idle)" : c.job;
+    // Jobs are named within their namespace: "team-a/train" (a key already qualified stays).
+    std::string job = c.job.empty() ? c.ns + "/(idle)"
+                      : c.job.find('/') == std::string::npos ? c.ns + "/" + c.job
+                                                             : c.job;
     put(job_, job, c.micros, c.idle);
     put(type_, node.charge.instance_type, c.micros, c.idle);
     put(capacity_, capacity, c.micros, c.idle);

@@ -219,11 +219,6 @@ void read_namespace_budget(const Reader& r, const YAML::Node& n, const std::stri
 
 Budgets read_budgets(const Reader& r, const YAML::Node& n) {
   const std::string path = "budgets";
-  if (n.IsNull()) {
-    r.fail(n, path,
-           "is empty; remove the key to get the safe defaults (docs/budgets.md), or write "
-           "\"budgets: {}\" to run with no caps");
-  }
   r.expect_map(n, path, {"cluster", "default", "namespaces"});
   Budgets b;
   if (auto c = n["cluster"]) {
@@ -461,6 +456,14 @@ Config parse_config(std::string_view yaml, std::string_view source) {
     }
   }
   if (auto n = root["allocatable"]) read_allocatable(r, n, c.allocatable);
+  for (const auto& kv : root) {
+    // An empty `budgets:` is reported at its key's line (the empty value has no line of its own).
+    if (kv.first.Scalar() == "budgets" && kv.second.IsNull()) {
+      r.fail(kv.first, "budgets",
+             "is empty; remove the key to get the safe defaults (docs/budgets.md), or write "
+             "\"budgets: {}\" to run with no caps");
+    }
+  }
   if (auto n = root["budgets"]) c.budgets = read_budgets(r, n);
   if (auto n = root["alerts"]) read_alerts(r, n, c.alerts);
   if (auto n = root["simulator"]) read_simulator(r, n, c.simulator);

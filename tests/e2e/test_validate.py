@@ -1,0 +1,75 @@
+"""fitscale validate: a good config is "ok" with the budgets that apply; a bad one stops with the
+file, line and key named and exit code 2 (issue 4: invalid budget configs refused with the key)."""
+import os
+import subprocess
+import sys
+import tempfile
+
+BIN = os.environ["FITSCALE_BINARY"]
+SRC = os.environ["FITSCALE_SOURCE_DIR"]
+
+
+def validate(path):
+    return subprocess.run([BIN, "validate", "--config", path], capture_output=True, text=True, timeout=60)
+
+
+def write(d, name, text):
+    p = os.path.join(d, name)
+    with open(p, "w") as f:
+        f.write(text)
+    return p
+
+
+def main():
+    failures = []
+
+    def check(cond, what):
+        if not cond:
+            failures.append(what)
+
+    r = validate(os.path.join(SRC, "examples", "config.yaml"))
+    check(r.returncode == 0, f"example: exit {r.returncode}: {r.stderr}")
+    check("config.yaml: ok" in r.stdout, f"example: no ok line: {r.stdout}")
+    check("namespace research-a" in r.stdout and "usdPerJob $20,000" in r.stdout and "maxRuntime 72h" in r.stdout,
+          f"example: research-a budget not shown: {r.stdout}")
+
+    with tempfile.TemporaryDirectory() as d:
+        r = validate(write(d, "empty.yaml", "# nothing\n"))
+        check(r.returncode == 0, f"empty: exit {r.returncode}")
+        check("safe defaults" in r.stdout and "gpus 4,096" in r.stdout and "usdPerJob $5,000" in r.stdout,
+              f"empty: safe defaults not shown: {r.stdout}")
+
+        bad = [
+            ("word.yaml", "budgets:\n  namespaces:\n    research-a:\n      usdPerJob: lots\n",
+             'word.yaml:4: budgets.namespaces.research-a.usdPerJob: must be a number >= 0, got "lots"'),
+            ("negative.yaml", "budgets:\n  default: {usdPerDay: -100}\n",
+             "negative.yaml:2: budgets.default.usdPerDay: must be a number >= 0"),
+            ("typo.yaml", "budgets:\n  cluster:\n    gpu: 8\n",
+             'typo.yaml:3: budgets.cluster: unknown key "gpu"; did you mean "gpus"?'),
+            ("fraction.yaml", "budgets:\n  cluster: {nodes: 2.5}\n",
+             "fraction.yaml:2: budgets.cluster.nodes: must be a whole number >= 0"),
+            ("runtime.yaml", "budgets:\n  namespaces:\n    team-b: {maxRuntime: 3 days}\n",
+             "runtime.yaml:3: budgets.namespaces.team-b.maxRuntime: must be a duration"),
+            ("nsname.yaml", "budgets:\n  namespaces:\n    Team_B: {usdPerDay: 5}\n",
+             "nsname.yaml:3: budgets.namespaces.Team_B: is not a Kubernetes namespace name"),
+            ("emptybudgets.yaml", "budgets:\n", "emptybudgets.yaml:1: budgets: is empty"),
+            ("toplevel.yaml", "budget:\n  default: {usdPerDay: 5}\n",
+             'toplevel.yaml:1: unknown key "budget"; did you mean "budgets"?'),
+        ]
+        for name, text, expected in bad:
+            r = validate(write(d, name, text))
+            check(r.returncode == 2, f"{name}: exit {r.returncode}, want 2")
+            check(expected in r.stderr, f"{name}: stderr {r.stderr!r} lacks {expected!r}")
+            check("ok" not in r.stdout, f"{name}: printed ok")
+
+        r = validate(os.path.join(d, "missing.yaml"))
+        check(r.returncode == 2 and "missing.yaml" in r.stderr, f"missing file: {r.returncode} {r.stderr}")
+
+    if failures:
+        print("FAIL\n  " + "\n  ".join(failures))
+        sys.exit(1)
+    print("ok: validate accepts the example and the empty file, refuses 8 bad configs naming the key")
+
+
+if __name__ == "__main__":
+    main()
