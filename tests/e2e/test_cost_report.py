@@ -1,0 +1,99 @@
+"""`fitscale cost` over a ledger written by `fitscale simulate --ledger`: every grouping adds up to
+the same total, which equals the SQLite file's node cost; a window split in two adds up to the
+whole to the micro-dollar; the table is readable; bad flags are refused."""
+import json
+import os
+import sqlite3
+import subprocess
+import sys
+import tempfile
+
+BIN = os.environ["FITSCALE_BINARY"]
+
+# Two teams, GPU and CPU-only jobs, one crossing UTC midnight of the simulated day
+# (the simulator starts at 2026-01-05T00:00:00Z).
+TRACE = """submit_s,job,namespace,replicas,cpu,memory,gpu,gpu_model,duration_s,capacity_type,checkpoint_interval_s
+0,train-a,team-a,2,48,320Gi,8,V100,5400,,
+60,eval-a,team-a,1,6,40Gi,1,V100,1800,,
+120,prep-b,team-b,1,4,16Gi,0,,3600,on-demand,
+82800,night-b,team-b,1,6,40Gi,1,V100,7200,,
+"""
+
+
+def cost(ledger, *args):
+    return subprocess.run([BIN, "cost", "--ledger", ledger, *args], capture_output=True, text=True, timeout=60)
+
+
+def main():
+    failures = []
+
+    def check(cond, what):
+        if not cond:
+            failures.append(what)
+
+    with tempfile.TemporaryDirectory() as d:
+        trace = os.path.join(d, "trace.csv")
+        with open(trace, "w") as f:
+            f.write(TRACE)
+        ledger = os.path.join(d, "ledger.db")
+        r = subprocess.run([BIN, "simulate", "--trace", trace, "--ledger", ledger, "--quiet"],
+                           capture_output=True, text=True, timeout=240)
+        check(r.returncode == 0, f"simulate exit {r.returncode}: {r.stderr}")
+
+        db = sqlite3.connect(f"file:{ledger}?mode=ro", uri=True)
+        node_total = db.execute("SELECT SUM(node_micros) FROM segments").fetchone()[0] or 0
+        db.close()
+        check(node_total > 0, "the ledger is empty")
+
+        totals = {}
+        for by in ["namespace", "job", "instance-type", "capacity-type"]:
+            r = cost(ledger, "--by", by, "--json")
+            check(r.returncode == 0, f"--by {by}: exit {r.returncode}: {r.stderr}")
+            if r.returncode != 0:
+                continue
+            doc = json.loads(r.stdout)
+            totals[by] = doc["total_micros"]
+            check(sum(row["micros"] for row in doc["rows"]) == doc["total_micros"], f"--by {by}: rows do not add up")
+            keys = [row["key"] for row in doc["rows"]]
+            if by == "namespace":
+                check(set(keys) == {"team-a", "team-b"}, f"namespaces {keys}")
+            if by == "job":
+                check({"team-a/train-a", "team-a/eval-a", "team-b/prep-b", "team-b/night-b"} <= set(keys),
+                      f"jobs {keys}")
+            if by == "capacity-type":
+                check("on-demand" in keys, f"prep-b asked for on-demand: {keys}")
+        check(len(set(totals.values())) == 1 and node_total in totals.values(),
+              f"groupings disagree or differ from SQLite ({node_total}): {totals}")
+
+        # [start, midnight) + [midnight, end) = everything, exactly, though segments are re-cut.
+        first = json.loads(cost(ledger, "--until", "2026-01-05T12:34:56Z", "--json").stdout)["total_micros"]
+        second = json.loads(cost(ledger, "--since", "2026-01-05T12:34:56Z", "--json").stdout)["total_micros"]
+        check(first + second == node_total and first > 0 and second > 0,
+              f"window split: {first} + {second} != {node_total}")
+        day1 = json.loads(cost(ledger, "--since", "2026-01-05", "--until", "2026-01-06", "--json").stdout)
+        day2 = json.loads(cost(ledger, "--since", "2026-01-06", "--json").stdout)
+        check(day1["total_micros"] + day2["total_micros"] == node_total and day2["total_micros"] > 0,
+              "the night job's cost is not split at midnight")
+
+        r = cost(ledger)
+        check(r.returncode == 0 and "NAMESPACE" in r.stdout and "TOTAL" in r.stdout and "team-a" in r.stdout,
+              f"table: {r.stdout}")
+        total_line = [l for l in r.stdout.splitlines() if l.startswith("TOTAL")]
+        want = f"${node_total / 1e6:,.2f}"
+        check(total_line and want in total_line[0], f"table total {total_line} != {want}")
+
+        r = cost(ledger, "--since", "yesterday")
+        check(r.returncode == 2 and "--since" in r.stderr, f"bad --since: {r.returncode} {r.stderr}")
+        r = cost(ledger, "--by", "colour")
+        check(r.returncode != 0, "bad --by accepted")
+        r = cost(os.path.join(d, "nope.db"))
+        check(r.returncode == 2 and "nope.db" in r.stderr, f"missing ledger: {r.returncode} {r.stderr}")
+
+    if failures:
+        print("FAIL\n  " + "\n  ".join(failures))
+        sys.exit(1)
+    print(f"ok: cost reports agree with the ledger file (${node_total / 1e6:,.2f}) by every grouping and window")
+
+
+if __name__ == "__main__":
+    main()
