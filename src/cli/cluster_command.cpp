@@ -9,6 +9,7 @@
 #include <sstream>
 #include <string>
 
+#include "cli/aws_setup.h"
 #include "cli/commands.h"
 #include "cloud/sim/sim_cloud.h"
 #include "model/catalog.h"
@@ -32,6 +33,7 @@ struct ClusterFlags {
   Seconds interruption_grace = 5;
   std::size_t watch_history = 10000;
   bool verbose = false;
+  std::string ec2_endpoint;  // aws: the nodes are this EC2 API's instances tagged with the cluster
 };
 
 std::string read_file(const std::string& path) {
@@ -99,8 +101,13 @@ int run_cluster(const ClusterFlags& f) {
   SimCloud sim(catalog, clock, sim_options);
   // The cloud behind the cluster's nodes. Another CloudProvider (an EC2 endpoint) plugs in here;
   // pass nullptr as `sim` then (no fault injection).
-  CloudProvider& cloud = sim;
-  SimCloud* injectable = &sim;
+  // --ec2-endpoint (added by the aws developer): an EC2 API such as moto is the cloud; keys from
+  // the environment (cli/aws_setup.h).
+  std::unique_ptr<aws::AwsStack> ec2 =
+      f.ec2_endpoint.empty() ? nullptr
+                             : make_aws_stack(Config{}, f.ec2_endpoint, f.cluster_name, clock, &catalog);
+  CloudProvider& cloud = ec2 ? static_cast<CloudProvider&>(ec2->provider()) : sim;
+  SimCloud* injectable = ec2 ? nullptr : &sim;
 
   vcluster::VirtualClusterOptions options;
   options.bridge.region = sim_options.region;
@@ -159,6 +166,9 @@ Runner register_cluster(CLI::App& app) {
                   "changes kept for watches; a watch from an older resourceVersion gets 410 Expired")
       ->capture_default_str();
   cmd->add_flag("--verbose", flags->verbose, "log every API request to stderr");
+  cmd->add_option("--ec2-endpoint", flags->ec2_endpoint,
+                  "EC2 API URL (e.g. moto): nodes are its instances tagged fitscale.io/cluster=NAME; "
+                  "keys from AWS_ACCESS_KEY_ID/AWS_SECRET_ACCESS_KEY or the AWS profile");
   return [flags] { return run_cluster(*flags); };
 }
 

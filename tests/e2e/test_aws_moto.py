@@ -1,0 +1,264 @@
+#!/usr/bin/env python3
+"""End to end against an independent EC2 API: moto_server with signature checking on, an IAM
+user's keys, a VPC with a subnet per zone and a launch template made with boto3.
+
+- `fitscale cluster --ec2-endpoint URL --cluster-name NAME` registers a Node for every running
+  instance tagged with the cluster (providerID, instance-type, zone, capacity-type labels) and
+  removes it when the instance terminates.
+- `fitscale run --provider aws --aws-endpoint URL` (when the build has it): a GPU Job applied with
+  kubectl -> a spot instance of the cheapest fitting type launched in moto through CreateFleet with
+  the cluster's tags and launch template; it registers and the pods run. A wrong secret key is a
+  clear authentication error and launches nothing. Insufficient capacity for the cheapest offering,
+  injected by a proxy between fitscale and moto, makes fitscale skip it and use the next one.
+
+Starts every process itself on free 127.0.0.1 ports and stops them."""
+import http.server
+import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import urllib.parse
+import urllib.request
+
+import boto3
+
+BINARY = os.environ["FITSCALE_BINARY"]
+REGION = "us-east-1"
+
+
+def free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def wait_for(what, fn, timeout=30):
+    deadline = time.time() + timeout
+    last = None
+    while time.time() < deadline:
+        last = fn()
+        if last:
+            return last
+        time.sleep(0.3)
+    raise AssertionError(f"timed out waiting for {what} (last: {last!r})")
+
+
+class Moto:
+    """moto_server on a free port; IAM user, network and launch template made before
+    signature checking is switched on (the same switch as INITIAL_NO_AUTH_ACTION_COUNT=0)."""
+
+    def __init__(self, tmp):
+        self.port = free_port()
+        self.url = f"http://127.0.0.1:{self.port}"
+        self.log = open(os.path.join(tmp, "moto.log"), "w+")
+        self.proc = subprocess.Popen(["moto_server", "-H", "127.0.0.1", "-p", str(self.port)],
+                                     stdout=self.log, stderr=subprocess.STDOUT)
+
+        def up():
+            try:
+                urllib.request.urlopen(self.url + "/moto-api/", timeout=1)
+                return True
+            except Exception:
+                return False
+
+        wait_for("moto_server", up, timeout=60)
+        setup = dict(endpoint_url=self.url, region_name=REGION, aws_access_key_id="AKIDSETUP",
+                     aws_secret_access_key="setup")
+        iam = boto3.client("iam", **setup)
+        iam.create_user(UserName="fitscale")
+        iam.put_user_policy(UserName="fitscale", PolicyName="autoscaler", PolicyDocument=json.dumps(
+            {"Version": "2012-10-17",
+             "Statement": [{"Effect": "Allow", "Action": ["ec2:*", "autoscaling:*"], "Resource": "*"}]}))
+        key = iam.create_access_key(UserName="fitscale")["AccessKey"]
+        self.key_id, self.secret = key["AccessKeyId"], key["SecretAccessKey"]
+        ec2 = boto3.client("ec2", **setup)
+        vpc = ec2.create_vpc(CidrBlock="10.0.0.0/16")["Vpc"]["VpcId"]
+        self.subnets = {}
+        for i, zone in enumerate(["us-east-1a", "us-east-1b"]):
+            self.subnets[zone] = ec2.create_subnet(VpcId=vpc, CidrBlock=f"10.0.{i + 1}.0/24",
+                                                   AvailabilityZone=zone)["Subnet"]["SubnetId"]
+        self.template_id = ec2.create_launch_template(
+            LaunchTemplateName="fitscale-nodes",
+            LaunchTemplateData={"ImageId": "ami-12c6146b", "InstanceType": "t3.micro"},
+        )["LaunchTemplate"]["LaunchTemplateId"]
+        req = urllib.request.Request(self.url + "/moto-api/reset-auth", data=b"0", method="POST",
+                                     headers={"Content-Type": "text/plain"})
+        urllib.request.urlopen(req, timeout=10).read()
+        self.ec2 = boto3.client("ec2", endpoint_url=self.url, region_name=REGION,
+                                aws_access_key_id=self.key_id, aws_secret_access_key=self.secret)
+
+    def env(self, secret=None):
+        e = dict(os.environ)
+        for k in ["AWS_PROFILE", "AWS_SESSION_TOKEN", "AWS_SHARED_CREDENTIALS_FILE", "AWS_CONFIG_FILE"]:
+            e.pop(k, None)
+        e["AWS_ACCESS_KEY_ID"] = self.key_id
+        e["AWS_SECRET_ACCESS_KEY"] = secret or self.secret
+        return e
+
+    def instances(self, cluster):
+        out = []
+        pages = self.ec2.get_paginator("describe_instances").paginate(Filters=[
+            {"Name": "tag:fitscale.io/cluster", "Values": [cluster]},
+            {"Name": "instance-state-name", "Values": ["pending", "running"]}])
+        for page in pages:
+            for r in page["Reservations"]:
+                out.extend(r["Instances"])
+        return out
+
+    def stop(self):
+        if self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait()
+
+
+class FaultProxy:
+    """Forwards every request to moto, except CreateFleet for `no_capacity_type`, which it answers
+    the way EC2 does when it has no capacity: HTTP 200, an errorSet item, no instances."""
+
+    def __init__(self, upstream):
+        self.no_capacity_type = None
+        self.faults = []
+        proxy = self
+
+        class Handler(http.server.BaseHTTPRequestHandler):
+            def log_message(self, *args):
+                pass
+
+            def do_POST(self):
+                body = self.rfile.read(int(self.headers.get("Content-Length", 0)))
+                form = urllib.parse.parse_qs(body.decode())
+                itype = form.get("LaunchTemplateConfigs.1.Overrides.1.InstanceType", [None])[0]
+                if form.get("Action") == ["CreateFleet"] and itype and itype == proxy.no_capacity_type:
+                    proxy.faults.append(itype)
+                    reply = ("<CreateFleetResponse xmlns=\"http://ec2.amazonaws.com/doc/2016-11-15/\">"
+                             "<requestId>fault</requestId><fleetId>fleet-fault</fleetId><errorSet><item>"
+                             "<errorCode>InsufficientInstanceCapacity</errorCode><errorMessage>We currently "
+                             f"do not have sufficient {itype} capacity.</errorMessage><lifecycle>spot"
+                             "</lifecycle></item></errorSet><fleetInstanceSet/></CreateFleetResponse>").encode()
+                    self.send_response(200)
+                    self.send_header("Content-Type", "text/xml")
+                    self.send_header("Content-Length", str(len(reply)))
+                    self.end_headers()
+                    self.wfile.write(reply)
+                    return
+                headers = {k: v for k, v in self.headers.items() if k.lower() not in ("content-length",)}
+                req = urllib.request.Request(upstream + self.path, data=body, headers=headers, method="POST")
+                try:
+                    with urllib.request.urlopen(req, timeout=60) as r:
+                        status, data, ctype = r.status, r.read(), r.headers.get("Content-Type", "text/xml")
+                except urllib.error.HTTPError as e:
+                    status, data, ctype = e.code, e.read(), e.headers.get("Content-Type", "text/xml")
+                self.send_response(status)
+                self.send_header("Content-Type", ctype)
+                self.send_header("Content-Length", str(len(data)))
+                self.end_headers()
+                self.wfile.write(data)
+
+        self.server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.url = f"http://127.0.0.1:{self.server.server_address[1]}"
+        threading.Thread(target=self.server.serve_forever, daemon=True).start()
+
+    def stop(self):
+        self.server.shutdown()
+
+
+class Cluster:
+    """`fitscale cluster` whose nodes are moto's instances tagged with the cluster."""
+
+    def __init__(self, tmp, moto, endpoint, name):
+        self.kubeconfig = os.path.join(tmp, f"kubeconfig-{name}")
+        self.log = open(os.path.join(tmp, f"cluster-{name}.log"), "w+")
+        self.proc = subprocess.Popen(
+            [BINARY, "cluster", "--listen", "127.0.0.1:0", "--kubeconfig-out", self.kubeconfig,
+             "--ec2-endpoint", endpoint, "--cluster-name", name, "--boot-delay", "1"],
+            stdout=subprocess.PIPE, stderr=self.log, text=True, env=moto.env())
+        first = self.proc.stdout.readline().strip()
+        if not first.startswith("listening on "):
+            self.log.seek(0)
+            raise AssertionError(f"fitscale cluster did not start: {first!r}\n{self.log.read()}")
+
+    def kubectl(self, *args, stdin=None):
+        r = subprocess.run(["kubectl", "--kubeconfig", self.kubeconfig, *args], input=stdin,
+                           capture_output=True, text=True, timeout=60)
+        if r.returncode != 0:
+            raise AssertionError(f"kubectl {' '.join(args)} failed: {r.stderr}")
+        return r.stdout
+
+    def nodes(self):
+        return json.loads(self.kubectl("get", "nodes", "-o", "json"))["items"]
+
+    def stop(self):
+        if self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGTERM)
+            try:
+                self.proc.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait()
+
+
+def test_cluster_registers_moto_instances_as_nodes(tmp, moto):
+    """Instances launched straight into moto (boto3, as any tool would) become Nodes."""
+    name = "vc-moto"
+    cluster = Cluster(tmp, moto, moto.url, name)
+    try:
+        run = moto.ec2.run_instances(
+            ImageId="ami-12c6146b", InstanceType="g4dn.xlarge", MinCount=1, MaxCount=1,
+            SubnetId=moto.subnets["us-east-1b"],
+            TagSpecifications=[{"ResourceType": "instance",
+                                "Tags": [{"Key": "fitscale.io/cluster", "Value": name}]}])
+        iid = run["Instances"][0]["InstanceId"]
+        # An instance of another cluster is not ours.
+        moto.ec2.run_instances(ImageId="ami-12c6146b", InstanceType="m5.large", MinCount=1, MaxCount=1,
+                               TagSpecifications=[{"ResourceType": "instance",
+                                                   "Tags": [{"Key": "fitscale.io/cluster", "Value": "other"}]}])
+        nodes = wait_for("the instance's node", lambda: cluster.nodes(), timeout=30)
+        assert len(nodes) == 1, [n["metadata"]["name"] for n in nodes]
+        node = nodes[0]
+        assert node["spec"]["providerID"] == f"aws:///us-east-1b/{iid}", node["spec"]
+        labels = node["metadata"]["labels"]
+        assert labels["node.kubernetes.io/instance-type"] == "g4dn.xlarge", labels
+        assert labels["topology.kubernetes.io/zone"] == "us-east-1b", labels
+        assert labels["fitscale.io/capacity-type"] == "on-demand", labels
+        moto.ec2.terminate_instances(InstanceIds=[iid])
+        wait_for("the node to go", lambda: not cluster.nodes(), timeout=30)
+    finally:
+        cluster.stop()
+
+
+def main():
+    tmp = tempfile.mkdtemp(prefix="fitscale-aws-e2e-")
+    moto = Moto(tmp)
+    failures = 0
+    try:
+        tests = [(n, f) for n, f in sorted(globals().items()) if n.startswith("test_") and callable(f)]
+        only = sys.argv[1:]
+        for name, fn in tests:
+            if only and name not in only:
+                continue
+            t0 = time.time()
+            try:
+                fn(tmp, moto)
+                print(f"PASS {name} ({time.time() - t0:.1f}s)")
+            except Exception as e:  # report every test, then fail
+                failures += 1
+                print(f"FAIL {name}: {e}")
+                for f in sorted(os.listdir(tmp)):
+                    if f.endswith(".log") and f != "moto.log":
+                        print(f"--- {f}\n" + open(os.path.join(tmp, f)).read()[-3000:])
+    finally:
+        moto.stop()
+    sys.exit(1 if failures else 0)
+
+
+if __name__ == "__main__":
+    main()
