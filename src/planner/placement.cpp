@@ -54,6 +54,7 @@ ExistingCapacity::ExistingCapacity(const Snapshot& snapshot, const Policy& polic
     by_name.emplace(n->name, slots_.size());
     slots_.push_back(std::move(s));
   }
+  if (slots_.empty()) return;
   for (const Pod& p : snapshot.pods) {
     if (!holds_resources(p)) continue;
     auto it = by_name.find(p.node_name);

@@ -24,6 +24,7 @@ class ExistingCapacity {
   // Places every pod of the gang (its members' classes) on nodes of one zone, or none.
   bool place_gang(const std::vector<PodClass>& members, std::map<std::string, std::string>& placements);
 
+  bool has_nodes() const { return !slots_.empty(); }
   // Nodes that received a pod in this plan (scale-down must leave them alone).
   const std::set<std::string>& used_nodes() const { return used_; }
 

@@ -40,8 +40,8 @@ struct GangGroup {
 
 // One budget unit: a gang, or the pending pods of one Job (or one bare pod).
 struct Job {
-  std::string ns;
-  std::string key;  // Pod::job_key()
+  std::string_view ns;   // into the snapshot's pods
+  std::string_view key;  // Pod::job_key(): into a pod's name or the planner's key store
   Time created = 0;
   std::vector<std::uint32_t> pods;
   int gang = -1;  // index into the gang plans, or -1
@@ -80,15 +80,25 @@ class Planner {
     for (std::uint32_t i = 0; i < s_.pods.size(); ++i) {
       if (is_pending(s_.pods[i])) pending_.push_back(i);
     }
-    // Scheduling order: higher priority, then older, then by name (deterministic).
-    std::sort(pending_.begin(), pending_.end(), [this](std::uint32_t a, std::uint32_t b) {
-      const Pod& x = s_.pods[a];
-      const Pod& y = s_.pods[b];
-      if (x.priority != y.priority) return x.priority > y.priority;
-      if (x.created != y.created) return x.created < y.created;
+    // Scheduling order: higher priority, then older, then by name (deterministic). The numeric
+    // keys are copied out so the sort does not chase every comparison into a Pod.
+    struct Key {
+      std::int32_t priority;
+      Time created;
+      std::uint32_t pod;
+    };
+    std::vector<Key> keys;
+    keys.reserve(pending_.size());
+    for (std::uint32_t i : pending_) keys.push_back({s_.pods[i].priority, s_.pods[i].created, i});
+    std::sort(keys.begin(), keys.end(), [this](const Key& a, const Key& b) {
+      if (a.priority != b.priority) return a.priority > b.priority;
+      if (a.created != b.created) return a.created < b.created;
+      const Pod& x = s_.pods[a.pod];
+      const Pod& y = s_.pods[b.pod];
       if (x.ns != y.ns) return x.ns < y.ns;
       return x.name < y.name;
     });
+    for (std::size_t i = 0; i < keys.size(); ++i) pending_[i] = keys[i].pod;
     std::map<std::pair<std::string, std::string>, std::size_t> gang_index;
     for (std::uint32_t i : pending_) {
       const Pod& p = s_.pods[i];
@@ -101,6 +111,7 @@ class Planner {
       gangs_[it->second].pending.push_back(i);
       gangs_[it->second].size = std::max(gangs_[it->second].size, p.gang->size);
     }
+    if (gangs_.empty()) return;
     for (const Pod& p : s_.pods) {
       if (!p.gang || p.node_name.empty() || p.phase == PodPhase::Succeeded || p.phase == PodPhase::Failed) continue;
       auto it = gang_index.find({p.ns, p.gang->name});
@@ -124,14 +135,15 @@ class Planner {
   }
 
   void place_lone_on_existing() {
+    if (!existing_.has_nodes()) return;
     auto classes = planner::build_classes(s_.pods, lone_, catalog_.gpu_models);
     std::vector<std::uint32_t> left;
     for (const PodClass& c : classes) {
       for (std::uint32_t pi : existing_.place_class(c, out_.placements)) left.push_back(pi);
     }
     // Keep scheduling order for the next steps.
-    std::unordered_map<std::uint32_t, std::size_t> rank;
-    for (std::size_t i = 0; i < lone_.size(); ++i) rank[lone_[i]] = i;
+    std::vector<std::uint32_t> rank(s_.pods.size(), 0);
+    for (std::size_t i = 0; i < lone_.size(); ++i) rank[lone_[i]] = static_cast<std::uint32_t>(i);
     std::sort(left.begin(), left.end(), [&](std::uint32_t a, std::uint32_t b) { return rank[a] < rank[b]; });
     lone_ = std::move(left);
   }
@@ -162,23 +174,32 @@ class Planner {
   void admit_jobs() {
     std::vector<Job> jobs;
     std::unordered_map<std::string, std::size_t> index;
+    jobs.reserve(lone_.size() + gangs_.size());
     auto job_for = [&](const Pod& p) -> Job& {
       std::string id = p.ns + "/" + p.job_key();
       auto [it, fresh] = index.try_emplace(std::move(id), jobs.size());
-      if (fresh) jobs.push_back({p.ns, p.job_key(), p.created, {}, -1});
+      if (fresh) {
+        // The map's key is "ns/job" and outlives the loop: the job key is its tail.
+        jobs.push_back({p.ns, std::string_view(it->first).substr(p.ns.size() + 1), p.created, {}, -1});
+      }
       return jobs[it->second];
     };
     for (std::uint32_t pi : lone_) {
       if (pod_class_[pi] < 0) continue;  // already unschedulable
-      Job& j = job_for(s_.pods[pi]);
+      const Pod& p = s_.pods[pi];
+      if (p.owner.kind != "Job" && p.labels.find(label::kJob) == p.labels.end()) {
+        // A pod of no Job is a job of its own (pod names are unique in a namespace): no lookup.
+        jobs.push_back({p.ns, p.name, p.created, {pi}, -1});
+        continue;
+      }
+      Job& j = job_for(p);
       j.pods.push_back(pi);
-      j.created = std::min(j.created, s_.pods[pi].created);
+      j.created = std::min(j.created, p.created);
     }
     for (std::size_t gi = 0; gi < gangs_.size(); ++gi) {
       const GangGroup& g = gangs_[gi];
       if (g.pending.empty()) continue;
-      Job j{g.ns, s_.pods[g.pending.front()].job_key(), s_.pods[g.pending.front()].created, g.pending,
-            static_cast<int>(gi)};
+      Job j{g.ns, g.name, s_.pods[g.pending.front()].created, g.pending, static_cast<int>(gi)};
       for (std::uint32_t pi : g.pending) j.created = std::min(j.created, s_.pods[pi].created);
       jobs.push_back(std::move(j));
     }
@@ -193,10 +214,13 @@ class Planner {
     std::vector<std::int64_t> count(classes_.size(), 0);
     for (const Job& j : jobs) {
       planner::JobAsk ask;
-      ask.ns = j.ns;
-      ask.job = j.key;
+      if (policy_.enforce_budgets) {
+        ask.ns = j.ns;
+        ask.job = j.key;
+      }
       std::optional<std::string> bad_runtime;
       for (std::uint32_t pi : j.pods) {
+        if (!policy_.enforce_budgets) break;  // only admission reads runtimes
         try {
           const auto r = s_.pods[pi].declared_max_runtime();
           if (r && (!ask.declared_runtime || *r > *ask.declared_runtime)) ask.declared_runtime = r;
@@ -244,7 +268,7 @@ class Planner {
         }
       }
       if (gang_plan) {
-        gang_launches_.push_back({j.ns, j.key, std::move(gang_plan->groups)});
+        gang_launches_.push_back({std::string(j.ns), std::string(j.key), std::move(gang_plan->groups)});
       } else {
         for (const auto& [ci, k] : per_class) count[ci] += k;
         for (std::uint32_t pi : j.pods) admitted_[static_cast<std::size_t>(pod_class_[pi])].push_back(pi);

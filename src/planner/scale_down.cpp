@@ -1,5 +1,6 @@
 #include "planner/scale_down.h"
 
+#include <algorithm>
 #include <unordered_map>
 
 #include "planner/reasons.h"
@@ -19,11 +20,14 @@ bool pins(const Pod& p) {
 
 std::vector<RemoveDecision> choose_removals(const Snapshot& snapshot, const Policy& policy, Time now,
                                             const std::set<std::string>& nodes_receiving_pods) {
+  std::vector<RemoveDecision> out;
+  const bool any_managed =
+      std::any_of(snapshot.nodes.begin(), snapshot.nodes.end(), [](const Node& n) { return n.managed; });
+  if (!any_managed) return out;
   std::unordered_map<std::string_view, std::vector<const Pod*>> on_node;
   for (const Pod& p : snapshot.pods) {
     if (!p.node_name.empty()) on_node[p.node_name].push_back(&p);
   }
-  std::vector<RemoveDecision> out;
   for (const Node& n : snapshot.nodes) {
     if (!n.managed || n.state == NodeState::Deleting) continue;
     if (nodes_receiving_pods.count(n.name) > 0) continue;
