@@ -1,16 +1,331 @@
-#include <cstdio>
+// `fitscale run --kubeconfig FILE --provider sim|aws [--config FILE] [--dry-run] [--interval S]
+// [--lease-namespace NS] [--lease-duration S] [--id NAME] [--catalog FILE] ...`: the controller
+// against a live Kubernetes API server. Informers keep a view of nodes, pods and
+// PodDisruptionBudgets; leader election on a Lease makes sure one replica acts; the leader runs
+// the Controller every interval; SIGTERM/SIGINT stop it cleanly and release the lease so a
+// standby replica takes over at once. This file is the edge: it reads the wall clock, the
+// environment (in-cluster config, AWS keys), the hostname and the pid.
+#include <pthread.h>
+#include <signal.h>
+#include <unistd.h>
 
+#include <atomic>
+#include <chrono>
+#include <condition_variable>
+#include <fstream>
+#include <memory>
+#include <mutex>
+#include <sstream>
+#include <string>
+#include <thread>
+
+#include "cli/aws_setup.h"
 #include "cli/commands.h"
+#include "cloud/aws/aws_stack.h"
+#include "cloud/sim/remote_sim_cloud.h"
+#include "controller/controller.h"
+#include "cost/budget_alerts_from_config.h"
+#include "cost/sqlite_ledger.h"
+#include "cost/memory_ledger.h"
+#include "kube/decode_codecs.h"
+#include "kube/kube_cluster_view.h"
+#include "kube/kubeconfig.h"
+#include "kube/leader_election.h"
+#include "model/catalog.h"
+#include "model/config.h"
+#include "model/error.h"
+#include "obs/log_recorder.h"
+#include "obs/logger.h"
+#include "obs/metrics_recorder.h"
+#include "obs/metrics_registry.h"
+#include "obs/obs_server.h"
+#include "obs/readiness.h"
+#include "planner/policy_from_config.h"
 
 namespace fitscale::cli {
+namespace {
 
-// Placeholder until the issue that owns `fitscale run` lands.
+struct RunFlags {
+  std::string kubeconfig;
+  std::string provider;
+  std::string config;
+  std::string catalog;
+  bool dry_run = false;
+  Seconds interval_s = 0;  // 0 = the config's controller.interval
+  std::string lease_namespace = "kube-system";
+  Seconds lease_duration_s = 15;
+  std::string id;
+  std::string ledger;
+  std::string metrics_address;  // "" = the config's metrics.address; "off" = none
+  std::string aws_endpoint;
+  std::string log_format = "text";
+};
+
+class WallClock final : public Clock {
+ public:
+  Time now() const override {
+    return std::chrono::duration_cast<std::chrono::seconds>(std::chrono::system_clock::now().time_since_epoch())
+        .count();
+  }
+};
+
+std::string read_file(const std::string& path, const char* what) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw InputError(path + ": cannot read " + what + " file");
+  std::ostringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+std::string default_identity() {
+  char host[256] = {};
+  if (gethostname(host, sizeof host - 1) != 0 || host[0] == '\0') std::snprintf(host, sizeof host, "fitscale");
+  return std::string(host) + "-" + std::to_string(getpid());
+}
+
+std::string env(const char* name) {
+  const char* v = std::getenv(name);
+  return v ? v : "";
+}
+
+// A CloudProvider and whatever must live as long as it.
+struct ProviderHandle {
+  std::unique_ptr<CloudProvider> owned;
+  std::unique_ptr<aws::AwsStack> aws;
+  CloudProvider* provider = nullptr;
+};
+
+// The one place that knows the providers.
+ProviderHandle make_provider(const RunFlags& f, const KubeConfig& kube, const Config& config, const Clock& clock,
+                             const Catalog& catalog) {
+  ProviderHandle h;
+  if (f.provider == "sim") {
+    // The virtual cluster serves its simulated cloud next to the Kubernetes API.
+    RemoteSimCloudOptions o;
+    o.base_url = kube.server;
+    o.bearer_token = kube.token;
+    h.owned = std::make_unique<RemoteSimCloud>(o);
+    h.provider = h.owned.get();
+  } else if (f.provider == "aws") {
+    h.aws = make_aws_stack(config, f.aws_endpoint, "", clock, &catalog);
+    h.provider = &h.aws->provider();
+  } else {
+    throw InputError("--provider: expected sim or aws, got '" + f.provider + "'");
+  }
+  return h;
+}
+
+// Launches and terminations only while the gate is open (the leader, not in dry run): a replica
+// that just lost its lease must not launch, even in the middle of a loop.
+class GatedCloud final : public CloudProvider {
+ public:
+  GatedCloud(CloudProvider& inner, std::function<bool()> gate, const obs::Logger& log)
+      : inner_(inner), gate_(std::move(gate)), log_(log) {}
+  std::string name() const override { return inner_.name(); }
+  LaunchResult launch(const LaunchRequest& r) override {
+    if (gate_()) return inner_.launch(r);
+    log_.warn("not launching: this replica is not the leader", {{"instance_type", r.instance_type}});
+    LaunchResult out;
+    out.failures.push_back({r.instance_type + "/" + r.zone + "/" + to_string(r.capacity_type), r.count,
+                            "NotLeader", "this replica is not the leader", false});
+    return out;
+  }
+  void terminate(const std::vector<std::string>& ids) override {
+    if (gate_()) return inner_.terminate(ids);
+    log_.warn("not terminating: this replica is not the leader");
+  }
+  std::vector<Instance> list_instances() override { return inner_.list_instances(); }
+
+ private:
+  CloudProvider& inner_;
+  std::function<bool()> gate_;
+  const obs::Logger& log_;
+};
+
+// SIGTERM/SIGINT are blocked in every thread and taken by sigwait on this one, so no signal
+// handler and no global flag is needed.
+class SignalWaiter {
+ public:
+  SignalWaiter() {
+    sigemptyset(&set_);
+    sigaddset(&set_, SIGTERM);
+    sigaddset(&set_, SIGINT);
+    pthread_sigmask(SIG_BLOCK, &set_, nullptr);  // before any other thread exists
+    thread_ = std::thread([this] {
+      int sig = 0;
+      sigwait(&set_, &sig);
+      {
+        std::lock_guard lock(mu_);
+        signal_ = sig;
+      }
+      cv_.notify_all();
+    });
+  }
+  ~SignalWaiter() {
+    if (signal_ == 0) pthread_kill(thread_.native_handle(), SIGTERM);  // wake it to exit
+    thread_.join();
+  }
+  // Waits up to `d`; returns true when a stop signal has arrived.
+  bool wait_for(std::chrono::milliseconds d) {
+    std::unique_lock lock(mu_);
+    return cv_.wait_for(lock, d, [this] { return signal_ != 0; });
+  }
+  int signal() {
+    std::lock_guard lock(mu_);
+    return signal_;
+  }
+
+ private:
+  sigset_t set_;
+  std::mutex mu_;
+  std::condition_variable cv_;
+  int signal_ = 0;
+  std::thread thread_;
+};
+
+int run(const RunFlags& f) {
+  // Everything that can be wrong with the input is checked before a thread or a connection exists.
+  const Config config = f.config.empty() ? Config{} : load_config_file(f.config);
+  const Seconds interval_s = f.interval_s > 0 ? f.interval_s : config.controller.interval_s;
+  if (f.lease_duration_s < 2) throw InputError("--lease-duration: must be at least 2 seconds");
+  const KubeConfig kube = f.kubeconfig.empty()
+                              ? in_cluster_config({env("KUBERNETES_SERVICE_HOST"), env("KUBERNETES_SERVICE_PORT")})
+                              : load_kubeconfig(f.kubeconfig);
+  const Catalog catalog =
+      build_catalog(f.catalog.empty() ? parse_catalog_csv(default_catalog_csv(), "embedded catalog")
+                                      : parse_catalog_csv(read_file(f.catalog, "catalog"), f.catalog),
+                    catalog_options_from_config(config));
+  const std::string identity = f.id.empty() ? default_identity() : f.id;
+
+  SignalWaiter signals;
+  WallClock clock;
+  obs::LoggerOptions log_options;
+  log_options.format = obs::parse_log_format(f.log_format);
+  log_options.now = [&clock] { return clock.now(); };
+  obs::Logger log(log_options);
+
+  ProviderHandle provider = make_provider(f, kube, config, clock, catalog);
+
+  KubeViewOptions view_options;
+  view_options.instance = identity;
+  KubeClusterView view(kube, clock, default_kube_codecs(catalog.gpu_models), view_options);
+
+  std::unique_ptr<LeaderElector> elector;
+  if (!f.dry_run) {
+    LeaseOptions lease = LeaseOptions::for_duration(f.lease_duration_s);
+    lease.ns = f.lease_namespace;
+    lease.identity = identity;
+    elector = std::make_unique<LeaderElector>(kube, clock, lease);
+  }
+  // Writes happen only while we lead; a dry run writes nothing at all.
+  std::function<bool()> may_act = [&] { return elector && elector->is_leader(); };
+  view.set_write_gate(may_act, f.dry_run ? "dry run" : "not the leader");
+  GatedCloud cloud(*provider.provider, may_act, log);
+
+  std::unique_ptr<Ledger> ledger;
+  if (!f.ledger.empty()) ledger = std::make_unique<SqliteLedger>(f.ledger);
+  else ledger = std::make_unique<MemoryLedger>();
+  BudgetAlerts alerts = make_budget_alerts(config, dynamic_cast<AlertLog*>(ledger.get()));
+
+  ControllerOptions controller_options;
+  controller_options.policy = policy_from_config(config);
+  controller_options.offering_backoff_s = config.controller.offering_backoff_s;
+  controller_options.cluster_name = config.cluster_name;
+  controller_options.dry_run = f.dry_run;
+
+  obs::MetricsRegistry registry;
+  obs::MetricsOptions metrics_options;
+  metrics_options.budgets = controller_options.policy.budgets;
+  metrics_options.catalog = &catalog;
+  metrics_options.region = config.region;
+  obs::MetricsRecorder metrics(registry, metrics_options);
+  obs::Readiness readiness(interval_s, [&clock] { return clock.now(); });
+  obs::LogRecorder log_recorder(log);
+  std::vector<Recorder*> targets{&log_recorder, &metrics, &readiness};
+  if (alerts.recorder) targets.push_back(alerts.recorder.get());
+  FanoutRecorder recorder(targets);
+
+  std::unique_ptr<obs::ObsServer> obs_server;
+  const std::string metrics_address = f.metrics_address.empty() ? config.metrics.address : f.metrics_address;
+  if (metrics_address != "off") {
+    obs_server = std::make_unique<obs::ObsServer>(metrics_address, registry, [&readiness] { return readiness.ready(); });
+    obs_server->start();
+  }
+
+  log.info("fitscale run: starting",
+           {{"id", identity},
+            {"server", kube.server},
+            {"provider", provider.provider->name()},
+            {"interval", std::to_string(interval_s) + "s"},
+            {"dry_run", f.dry_run ? "true" : "false"},
+            {"metrics", obs_server ? obs_server->url() : "off"}});
+  view.start();
+  if (elector) elector->start([&](bool leading) { readiness.set_leader(leading); });
+
+  // A new leader starts from a fresh controller: what a previous term remembered (empty
+  // timers, backoffs) may be stale after another replica acted.
+  std::unique_ptr<Controller> controller;
+  bool synced_logged = false;
+  while (!signals.wait_for(std::chrono::milliseconds(controller ? interval_s * 1000 : 200))) {
+    const bool synced = view.synced();
+    readiness.set_synced(synced);
+    if (synced && !synced_logged) {
+      log.info("informers synced");
+      synced_logged = true;
+    }
+    const bool leading = f.dry_run || (elector && elector->is_leader());
+    if (!leading) {
+      if (controller) log.warn("lost leadership: stopped acting");
+      controller.reset();
+      continue;
+    }
+    if (!controller) {
+      controller = std::make_unique<Controller>(view, cloud, catalog, clock, ledger.get(), recorder,
+                                                controller_options);
+    }
+    try {
+      controller->reconcile();
+    } catch (const std::exception& e) {
+      // A cloud or API outage is retried next interval; the controller never acts on a view it
+      // could not read.
+      log.error("reconcile failed", {{"error", e.what()}});
+    }
+  }
+
+  log.info("fitscale run: stopping", {{"signal", signals.signal() == SIGINT ? "SIGINT" : "SIGTERM"}});
+  controller.reset();
+  if (elector) elector->stop();  // releases the lease: a standby takes over at its next retry
+  view.stop();
+  if (obs_server) obs_server->stop();
+  log.info("fitscale run: stopped");
+  return 0;
+}
+
+}  // namespace
+
 Runner register_run(CLI::App& app) {
-  app.add_subcommand("run", "(not implemented yet)");
-  return [] {
-    std::fprintf(stderr, "fitscale run: not implemented yet\n");
-    return 2;
-  };
+  auto flags = std::make_shared<RunFlags>();
+  auto* sub = app.add_subcommand("run", "Run the autoscaler against a Kubernetes cluster");
+  sub->add_option("--kubeconfig", flags->kubeconfig, "kubeconfig file (default: in-cluster service account)");
+  sub->add_option("--provider", flags->provider, "Cloud provider: sim (the virtual cluster's cloud) or aws")
+      ->required()
+      ->check(CLI::IsMember({"sim", "aws"}));
+  sub->add_option("--config", flags->config, "fitscale config file (YAML)");
+  sub->add_option("--catalog", flags->catalog, "Instance catalog CSV (default: the embedded AWS us-east-1 catalog)");
+  sub->add_flag("--dry-run", flags->dry_run, "Log every action it would take and take none");
+  sub->add_option("--interval", flags->interval_s, "Seconds between reconcile loops (default: the config's)");
+  sub->add_option("--lease-namespace", flags->lease_namespace, "Namespace of the leader-election Lease")
+      ->capture_default_str();
+  sub->add_option("--lease-duration", flags->lease_duration_s,
+                  "Lease duration in seconds; renew every third of it")
+      ->capture_default_str();
+  sub->add_option("--id", flags->id, "Leader-election identity (default: hostname-pid)");
+  sub->add_option("--ledger", flags->ledger, "Meter costs into this SQLite ledger (default: in memory)");
+  sub->add_option("--metrics-address", flags->metrics_address,
+                  "Serve /metrics, /healthz, /readyz here (default: the config's metrics.address; off = none)");
+  sub->add_option("--aws-endpoint", flags->aws_endpoint, "EC2 endpoint URL (moto) for --provider aws");
+  sub->add_option("--log-format", flags->log_format, "text or json")->capture_default_str();
+  return [flags] { return run(*flags); };
 }
 
 }  // namespace fitscale::cli
