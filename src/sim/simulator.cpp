@@ -657,9 +657,34 @@ SimReport Engine::run() {
 
 }  // namespace
 
+// Only offerings that can hold at least one of the trace's pod shapes: the planner would never
+// choose another, and with ~7,000 offerings in the AWS catalog against a handful that fit a
+// GPU trace, every plan is much cheaper this way. Decisions are the same.
+Catalog catalog_for_trace(const Catalog& catalog, const std::vector<TraceJob>& jobs) {
+  struct Shape {
+    Resources requests;
+    Labels selector;
+  };
+  std::map<std::string, Shape> shapes;
+  for (const auto& j : jobs) {
+    Shape s{j.requests, {}};
+    if (!j.gpu_model.empty()) s.selector.emplace(label::kGpuModel, j.gpu_model);
+    if (j.on_demand) s.selector.emplace(label::kCapacityType, "on-demand");
+    shapes.emplace(shape_key(j), std::move(s));
+  }
+  Catalog out = catalog;
+  std::erase_if(out.offerings, [&](const Offering& o) {
+    return std::none_of(shapes.begin(), shapes.end(), [&](const auto& kv) {
+      return planner::fits(kv.second.requests, o.allocatable) && matches_node_selector(kv.second.selector, o.labels);
+    });
+  });
+  return out;
+}
+
 SimReport simulate(const std::vector<TraceJob>& jobs, const Catalog& catalog, const SimOptions& options,
                    Ledger* ledger, Recorder* recorder) {
-  Engine engine(jobs, catalog, options, ledger, recorder);
+  const Catalog trimmed = catalog_for_trace(catalog, jobs);
+  Engine engine(jobs, trimmed, options, ledger, recorder);
   return engine.run();
 }
 
