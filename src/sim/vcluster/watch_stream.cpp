@@ -39,7 +39,7 @@ void stream_watch(const ObjectStore& store, const WatchRequest& w,
     }
   }
   auto last_sent = Clock::now();
-  while (!store.closed()) {
+  for (;;) {
     const auto now = Clock::now();
     if (now >= deadline) return;
     std::vector<WatchEvent> events;
@@ -69,6 +69,7 @@ void stream_watch(const ObjectStore& store, const WatchRequest& w,
     }
     // Every change to this resource up to seen_up_to has been sent: the stream is there now.
     rv = std::max(rv, seen_up_to);
+    if (store.closed()) return;  // after sending what was stored: a closing server drains first
     if (w.bookmarks && Clock::now() - last_sent >= w.bookmark_interval) {
       nlohmann::json bm = {{"kind", w.resource->kind},
                            {"apiVersion", w.resource->group_version()},
