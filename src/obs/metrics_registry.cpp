@@ -138,6 +138,11 @@ Family MetricsRegistry::histogram(std::string name, std::string help, std::vecto
                   std::move(bounds), max_series, {}});
 }
 
+Family MetricsRegistry::compat_gauge(std::string name, std::string help, std::vector<std::string> label_names,
+                                     std::size_t max_series) {
+  return declare({std::move(name), std::move(help), MetricType::Gauge, std::move(label_names), {}, max_series, {}, true});
+}
+
 MetricsRegistry::Series& MetricsRegistry::series_locked(FamilyData& f, const LabelValues& labels) {
   if (labels.size() != f.label_names.size()) {
     throw std::invalid_argument("metric " + f.name + " takes " + std::to_string(f.label_names.size()) +
@@ -155,10 +160,11 @@ MetricsRegistry::Series& MetricsRegistry::series_locked(FamilyData& f, const Lab
   return it->second;
 }
 
-std::string MetricsRegistry::render() const {
+std::string MetricsRegistry::render_part(bool compat) const {
   std::lock_guard lock(mutex_);
   std::string out;
   for (const auto& f : families_) {
+    if (f->compat != compat) continue;
     out += "# HELP " + f->name + " " + escape_help(f->help) + "\n";
     out += "# TYPE " + f->name + " " + type_name(f->type) + "\n";
     // A family without labels always shows its one series, at 0 until set: absent and zero

@@ -70,9 +70,16 @@ class MetricsRegistry {
   Family histogram(std::string name, std::string help, std::vector<std::string> label_names,
                    std::vector<double> bounds, std::size_t max_series = kDefaultMaxSeries);
 
-  // The whole registry in text format 0.0.4, families in declaration order, series sorted by
-  // label values.
-  std::string render() const;
+  // A gauge under a name fixed by another project (OpenCost's node_gpu_count, ...). These are
+  // served apart, on /metrics/opencost, because such names may break Prometheus's naming
+  // rules (promtool flags a gauge ending in _count) and /metrics must lint clean.
+  Family compat_gauge(std::string name, std::string help, std::vector<std::string> label_names = {},
+                      std::size_t max_series = kDefaultMaxSeries);
+
+  // Text format 0.0.4, families in declaration order, series sorted by label values:
+  // fitscale's own families (/metrics), or the compatibility ones (/metrics/opencost).
+  std::string render() const { return render_part(false); }
+  std::string render_compat() const { return render_part(true); }
 
   static constexpr std::string_view kContentType = "text/plain; version=0.0.4; charset=utf-8";
 
@@ -89,7 +96,9 @@ class MetricsRegistry {
     std::vector<double> bounds;  // histograms only, without +Inf
     std::size_t max_series = kDefaultMaxSeries;
     std::map<LabelValues, Series> series;
+    bool compat = false;
   };
+  std::string render_part(bool compat) const;
   Family declare(FamilyData data);
   // Finds or creates the series (folding into "_other" past the bound). Caller holds mutex_.
   Series& series_locked(FamilyData& f, const LabelValues& labels);

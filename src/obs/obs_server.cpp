@@ -40,6 +40,9 @@ void ObsServer::start() {
   server_->Get("/metrics", [this](const httplib::Request&, httplib::Response& res) {
     res.set_content(registry_.render(), std::string(MetricsRegistry::kContentType).c_str());
   });
+  server_->Get("/metrics/opencost", [this](const httplib::Request&, httplib::Response& res) {
+    res.set_content(registry_.render_compat(), std::string(MetricsRegistry::kContentType).c_str());
+  });
   server_->Get("/healthz", [](const httplib::Request&, httplib::Response& res) {
     res.set_content("ok\n", "text/plain");
   });

@@ -1,0 +1,179 @@
+#!/usr/bin/env python3
+"""An operator scrapes a running `fitscale run`: /metrics passes `promtool check metrics` with no
+complaint and shows the launch fitscale just made; /healthz answers; /readyz turns ready once the
+informers synced and the leader finished a loop. The JSON logs carry that launch as one line.
+
+Starts `fitscale cluster` (the virtual cluster, simulated cloud) and `fitscale run --provider sim`
+on free loopback ports. Needs: FITSCALE_BINARY, kubectl, promtool (Debian package prometheus)."""
+import json
+import os
+import re
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.error
+import urllib.request
+
+BINARY = os.environ["FITSCALE_BINARY"]
+PROMTOOL = shutil.which("promtool") or "/usr/bin/promtool"
+
+POD = {"apiVersion": "v1", "kind": "Pod",
+       "metadata": {"name": "train-0", "namespace": "default"},
+       "spec": {"restartPolicy": "Never",
+                "containers": [{"name": "main", "image": "busybox",
+                                "resources": {"requests": {"cpu": "2", "memory": "4Gi"}}}]}}
+
+
+def fail(msg):
+    print("FAIL:", msg)
+    sys.exit(1)
+
+
+def http(url):
+    try:
+        with urllib.request.urlopen(url, timeout=10) as r:
+            return r.status, r.read().decode(), r.headers.get("Content-Type", "")
+    except urllib.error.HTTPError as e:
+        return e.code, e.read().decode(), ""
+
+
+def wait_for(what, fn, timeout=60):
+    deadline = time.time() + timeout
+    last = None
+    while time.time() < deadline:
+        last = fn()
+        if last:
+            return last
+        time.sleep(0.25)
+    fail(f"timed out waiting for {what} (last: {last!r})")
+
+
+def sample(text, name, labels=None):
+    total = None
+    for line in text.splitlines():
+        m = re.match(r"^([a-zA-Z_:][a-zA-Z0-9_:]*)(\{[^}]*\})? (\S+)$", line)
+        if not m or m.group(1) != name:
+            continue
+        if labels and not all(f'{k}="{v}"' in (m.group(2) or "") for k, v in labels.items()):
+            continue
+        total = (total or 0) + float(m.group(3))
+    return total
+
+
+def stop(proc):
+    if proc.poll() is None:
+        proc.send_signal(signal.SIGTERM)
+        try:
+            proc.wait(timeout=15)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+
+
+def main():
+    tmp = tempfile.mkdtemp(prefix="fitscale-metrics-")
+    kubeconfig = os.path.join(tmp, "kubeconfig")
+    procs = []
+    try:
+        cluster = subprocess.Popen([BINARY, "cluster", "--listen", "127.0.0.1:0", "--kubeconfig-out", kubeconfig,
+                                    "--boot-delay", "1"],
+                                   stdout=subprocess.PIPE, stderr=open(os.path.join(tmp, "cluster.log"), "w"),
+                                   text=True)
+        procs.append(cluster)
+        if not cluster.stdout.readline().startswith("listening on http://127.0.0.1:"):
+            fail("fitscale cluster did not start")
+        cluster.stdout.readline()
+
+        run_log = os.path.join(tmp, "run.log")
+        run = subprocess.Popen([BINARY, "run", "--kubeconfig", kubeconfig, "--provider", "sim", "--interval", "1",
+                                "--lease-namespace", "default", "--id", "replica-a",
+                                "--metrics-address", "127.0.0.1:0", "--log-format", "json"],
+                               stdout=subprocess.DEVNULL, stderr=open(run_log, "w"))
+        procs.append(run)
+
+        def metrics_url():
+            for line in open(run_log):
+                if '"fitscale run: starting"' in line:
+                    return json.loads(line).get("metrics")
+            if run.poll() is not None:
+                fail("fitscale run exited: " + open(run_log).read()[-3000:])
+            return None
+        base = wait_for("fitscale run to log its metrics address", metrics_url, 30)
+        if not base.startswith("http://127.0.0.1:"):
+            fail(f"metrics served on {base}, want loopback")
+
+        status, body, _ = http(base + "/healthz")
+        if status != 200:
+            fail(f"/healthz answered {status}")
+        wait_for("/readyz to turn ready", lambda: http(base + "/readyz")[0] == 200, 60)
+
+        r = subprocess.run(["kubectl", "--kubeconfig", kubeconfig, "apply", "--validate=false", "-f", "-"], input=json.dumps(POD),
+                           capture_output=True, text=True, timeout=60)
+        if r.returncode != 0:
+            fail("kubectl apply: " + r.stderr)
+
+        def launched():
+            s, text, _ = http(base + "/metrics")
+            return text if s == 200 and (sample(text, "fitscale_launches_total") or 0) >= 1 else None
+        text = wait_for("fitscale_launches_total >= 1", launched, 60)
+        # Let the node register so node metrics and the OpenCost names show up too.
+        text = wait_for("a ready node in fitscale_nodes",
+                        lambda: (lambda t: t if (sample(t, "fitscale_nodes", {"state": "ready"}) or 0) >= 1 else None)(
+                            http(base + "/metrics")[1]), 60)
+        status, text, ctype = http(base + "/metrics")
+        if "text/plain" not in ctype or "version=0.0.4" not in ctype:
+            fail(f"/metrics content type {ctype!r}, want text/plain; version=0.0.4")
+
+        path = os.path.join(tmp, "metrics.txt")
+        open(path, "w").write(text)
+        check = subprocess.run([PROMTOOL, "check", "metrics"], stdin=open(path), capture_output=True, text=True,
+                               timeout=60)
+        if check.returncode != 0 or check.stdout.strip() or check.stderr.strip():
+            fail(f"promtool check metrics complained (exit {check.returncode}):\n{check.stdout}{check.stderr}")
+
+        for name in ["fitscale_loop_duration_seconds_bucket", "fitscale_pending_pods", "fitscale_unschedulable_pods",
+                     "fitscale_plan_launches", "fitscale_nodes", "fitscale_launches_total",
+                     "fitscale_interruptions_total", "fitscale_never_registered_total",
+                     "fitscale_committed_usd_per_hour"]:
+            if sample(text, name) is None:
+                fail(f"{name} missing from /metrics:\n{text}")
+        # The OpenCost names are served on their own path (node_gpu_count breaks promtool's naming
+        # lint, and /metrics must be clean); the ServiceMonitor scrapes both.
+        status, oc, _ = http(base + "/metrics/opencost")
+        if status != 200:
+            fail(f"/metrics/opencost answered {status}")
+        for name in ["node_total_hourly_cost", "node_cpu_hourly_cost", "node_ram_hourly_cost",
+                     "node_gpu_hourly_cost", "node_gpu_count", "kubecost_node_is_spot"]:
+            if sample(oc, name) is None:
+                fail(f"{name} missing from /metrics/opencost:\n{oc}")
+        m = re.search(r'^node_total_hourly_cost\{node="([^"]+)"', oc, re.M)
+        node = {"node": m.group(1)}
+        total = sample(oc, "node_total_hourly_cost", node)
+        committed = sample(text, "fitscale_committed_usd_per_hour", {"namespace": "default"})
+        if not total or total <= 0 or not committed or committed <= 0:
+            fail(f"a launched node must cost something: node_total_hourly_cost={total} committed={committed}")
+
+        # Logs: JSON lines only, the launch is one line with its reason.
+        lines = [l for l in open(run_log).read().splitlines() if l.strip()]
+        parsed = []
+        for l in lines:
+            try:
+                parsed.append(json.loads(l))
+            except ValueError:
+                fail(f"not a JSON log line: {l!r}")
+        launches = [p for p in parsed if p.get("action") == "launch"]
+        if not launches or not launches[0].get("reason") or launches[0].get("level") != "info":
+            fail(f"no launch line with a reason in the log: {lines[-10:]}")
+        print(f"ok: promtool clean on {len(text.splitlines())} lines; launched {sample(text, 'fitscale_launches_total'):.0f}; "
+              f"node ${total:.4f}/h; launch logged: {launches[0]['msg'][:90]}")
+    finally:
+        for p in reversed(procs):
+            stop(p)
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    main()
