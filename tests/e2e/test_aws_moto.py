@@ -15,6 +15,7 @@ Starts every process itself on free 127.0.0.1 ports and stops them."""
 import http.server
 import json
 import os
+import shutil
 import signal
 import socket
 import subprocess
@@ -174,12 +175,12 @@ class FaultProxy:
 class Cluster:
     """`fitscale cluster` whose nodes are moto's instances tagged with the cluster."""
 
-    def __init__(self, tmp, moto, endpoint, name):
+    def __init__(self, tmp, moto, endpoint, name, boot_delay=1):
         self.kubeconfig = os.path.join(tmp, f"kubeconfig-{name}")
         self.log = open(os.path.join(tmp, f"cluster-{name}.log"), "w+")
         self.proc = subprocess.Popen(
             [BINARY, "cluster", "--listen", "127.0.0.1:0", "--kubeconfig-out", self.kubeconfig,
-             "--ec2-endpoint", endpoint, "--cluster-name", name, "--boot-delay", "1"],
+             "--ec2-endpoint", endpoint, "--cluster-name", name, "--boot-delay", str(boot_delay)],
             stdout=subprocess.PIPE, stderr=self.log, text=True, env=moto.env())
         first = self.proc.stdout.readline().strip()
         if not first.startswith("listening on "):
@@ -204,6 +205,191 @@ class Cluster:
             except subprocess.TimeoutExpired:
                 self.proc.kill()
                 self.proc.wait()
+
+
+class Run:
+    """`fitscale run --provider aws --aws-endpoint URL` against a Cluster."""
+
+    def __init__(self, tmp, moto, cluster, name, endpoint, secret=None, empty_after="600s", tag=""):
+        self.config = os.path.join(tmp, f"config-{name}{tag}.yaml")
+        with open(self.config, "w") as f:
+            f.write(f"""clusterName: {name}
+zones: [us-east-1a, us-east-1b]
+scaleDown:
+  emptyAfter: {empty_after}
+aws:
+  launchTemplate:
+    name: fitscale-nodes
+  subnets:
+    us-east-1a: {moto.subnets["us-east-1a"]}
+    us-east-1b: {moto.subnets["us-east-1b"]}
+""")
+        self.log_path = os.path.join(tmp, f"run-{name}{tag}.log")
+        self.log = open(self.log_path, "w+")
+        self.proc = subprocess.Popen(
+            [BINARY, "run", "--kubeconfig", cluster.kubeconfig, "--provider", "aws", "--aws-endpoint",
+             endpoint, "--interval", "1", "--config", self.config, "--metrics-address", "off",
+             "--id", name + tag],
+            stdout=self.log, stderr=subprocess.STDOUT, text=True, env=moto.env(secret))
+
+    def text(self):
+        with open(self.log_path) as f:
+            return f.read()
+
+    def stop(self, sig=signal.SIGTERM):
+        if self.proc.poll() is None:
+            self.proc.send_signal(sig)
+            try:
+                self.proc.wait(timeout=15)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait()
+
+
+def gpu_job(name, duration="3s"):
+    return json.dumps({
+        "apiVersion": "batch/v1", "kind": "Job",
+        "metadata": {"name": name, "annotations": {"fitscale.io/sim-duration": duration}},
+        "spec": {"parallelism": 1, "completions": 1, "template": {
+            "metadata": {"annotations": {"fitscale.io/sim-duration": duration}},
+            "spec": {"restartPolicy": "Never", "containers": [{
+                "name": "train", "image": "busybox",
+                "resources": {"requests": {"cpu": "2", "memory": "4Gi", "nvidia.com/gpu": "1"},
+                              "limits": {"nvidia.com/gpu": "1"}}}]}}}})
+
+
+def job_pods_succeeded(cluster, job):
+    pods = json.loads(cluster.kubectl("get", "pods", "-l", f"job-name={job}", "-o", "json"))["items"]
+    if not pods:
+        pods = [p for p in json.loads(cluster.kubectl("get", "pods", "-o", "json"))["items"]
+                if any(r.get("name") == job for r in p["metadata"].get("ownerReferences", []))]
+    return pods and all(p["status"].get("phase") == "Succeeded" for p in pods)
+
+
+def tags_of(instance):
+    return {t["Key"]: t["Value"] for t in instance.get("Tags", [])}
+
+
+def with_world(tmp, moto, name, fn, run_endpoint=None, boot_delay=1, **run_args):
+    cluster = Cluster(tmp, moto, moto.url, name, boot_delay=boot_delay)
+    runs = []
+    try:
+        def start(**kw):
+            r = Run(tmp, moto, cluster, name, run_endpoint or moto.url, tag=f"-{len(runs)}", **{**run_args, **kw})
+            runs.append(r)
+            return r
+        fn(cluster, start)
+    finally:
+        for r in runs:
+            r.stop()
+        cluster.stop()
+        ids = [i["InstanceId"] for i in moto.instances(name)]
+        if ids:
+            moto.ec2.terminate_instances(InstanceIds=ids)
+
+
+def test_gpu_job_gets_the_cheapest_spot_instance_with_tags_and_template_and_runs(tmp, moto):
+    name = "e2e-gpu"
+
+    def body(cluster, start):
+        run = start()
+        cluster.kubectl("create", "--validate=false", "-f", "-", stdin=gpu_job("train"))
+        insts = wait_for("an instance in moto", lambda: moto.instances(name), timeout=60)
+        assert len(insts) == 1, insts
+        i = insts[0]
+        assert i["InstanceType"] == "g4dn.xlarge", i["InstanceType"]  # cheapest spot with a GPU
+        assert i.get("InstanceLifecycle") == "spot", i
+        assert i["ImageId"] == "ami-12c6146b", i["ImageId"]  # from the launch template
+        assert i["SubnetId"] in moto.subnets.values(), i["SubnetId"]
+        tags = tags_of(i)
+        assert tags["fitscale.io/cluster"] == name and tags["fitscale.io/pool"] == "default", tags
+        assert tags["fitscale.io/namespace"] == "default" and "train" in tags["fitscale.io/job"], tags
+        zone = i["Placement"]["AvailabilityZone"]
+        node = wait_for("the node", lambda: cluster.nodes(), timeout=30)[0]
+        assert node["spec"]["providerID"] == f"aws:///{zone}/{i['InstanceId']}", node["spec"]
+        assert node["metadata"]["labels"]["fitscale.io/capacity-type"] == "spot"
+        wait_for("the job's pod to succeed", lambda: job_pods_succeeded(cluster, "train"), timeout=60)
+        assert len(moto.instances(name)) == 1  # launched once
+        assert "AuthFailure" not in run.text()
+
+    with_world(tmp, moto, name, body)
+
+
+def test_pod_requiring_on_demand_gets_an_on_demand_instance(tmp, moto):
+    name = "e2e-od"
+
+    def body(cluster, start):
+        start()
+        pod = {"apiVersion": "v1", "kind": "Pod",
+               "metadata": {"name": "serve", "annotations": {"fitscale.io/sim-duration": "2s"}},
+               "spec": {"restartPolicy": "Never",
+                        "nodeSelector": {"karpenter.sh/capacity-type": "on-demand"},
+                        "containers": [{"name": "main", "image": "busybox",
+                                        "resources": {"requests": {"cpu": "1", "memory": "1Gi"}}}]}}
+        cluster.kubectl("create", "--validate=false", "-f", "-", stdin=json.dumps(pod))
+        insts = wait_for("an instance in moto", lambda: moto.instances(name), timeout=60)
+        assert len(insts) == 1 and insts[0].get("InstanceLifecycle") != "spot", insts
+        wait_for("the node", lambda: cluster.nodes(), timeout=30)
+        node = cluster.nodes()[0]
+        assert node["metadata"]["labels"]["fitscale.io/capacity-type"] == "on-demand"
+
+    with_world(tmp, moto, name, body)
+
+
+def test_insufficient_capacity_for_the_cheapest_offering_uses_the_next(tmp, moto):
+    name = "e2e-ice"
+    proxy = FaultProxy(moto.url)
+    proxy.no_capacity_type = "g4dn.xlarge"
+
+    def body(cluster, start):
+        run = start()
+        cluster.kubectl("create", "--validate=false", "-f", "-", stdin=gpu_job("ice"))
+        insts = wait_for("an instance in moto", lambda: moto.instances(name), timeout=90)
+        assert proxy.faults and set(proxy.faults) == {"g4dn.xlarge"}, proxy.faults
+        assert len(insts) == 1 and insts[0]["InstanceType"] != "g4dn.xlarge", insts
+        assert insts[0].get("InstanceLifecycle") == "spot", insts
+        faults = len(proxy.faults)
+        wait_for("the job's pod to succeed", lambda: job_pods_succeeded(cluster, "ice"), timeout=60)
+        assert len(proxy.faults) == faults, "the failed offering was asked for again"
+        assert "InsufficientInstanceCapacity" in run.text()
+
+    try:
+        with_world(tmp, moto, name, body, run_endpoint=proxy.url)
+    finally:
+        proxy.stop()
+
+
+def test_wrong_secret_key_is_a_clear_authentication_error_and_no_action(tmp, moto):
+    name = "e2e-auth"
+
+    def body(cluster, start):
+        run = start(secret="not-the-secret")
+        cluster.kubectl("create", "--validate=false", "-f", "-", stdin=gpu_job("denied"))
+        wait_for("an authentication error in the log", lambda: "AuthFailure" in run.text(), timeout=30)
+        assert "AWS refused the credentials" in run.text(), run.text()[-2000:]
+        assert "not-the-secret" not in run.text()
+        time.sleep(3)
+        assert moto.instances(name) == []
+
+    with_world(tmp, moto, name, body)
+
+
+def test_kill_9_during_launch_then_restart_no_duplicate_no_orphan(tmp, moto):
+    name = "e2e-kill"
+
+    def body(cluster, start):
+        first = start()
+        cluster.kubectl("create", "--validate=false", "-f", "-", stdin=gpu_job("crash", duration="4s"))
+        wait_for("the launch", lambda: moto.instances(name), timeout=60)
+        first.stop(signal.SIGKILL)  # before the node registers (boot delay 6 s)
+        assert not cluster.nodes()
+        start()
+        wait_for("the job's pod to succeed", lambda: job_pods_succeeded(cluster, "crash"), timeout=90)
+        assert len(moto.instances(name)) == 1, "a restarted fitscale launched a duplicate"
+        # No orphan: once the job is done the empty node and its instance are removed.
+        wait_for("the instance to be terminated", lambda: not moto.instances(name), timeout=60)
+
+    with_world(tmp, moto, name, body, boot_delay=6, empty_after="3s")
 
 
 def test_cluster_registers_moto_instances_as_nodes(tmp, moto):
@@ -257,6 +443,8 @@ def main():
                         print(f"--- {f}\n" + open(os.path.join(tmp, f)).read()[-3000:])
     finally:
         moto.stop()
+    if not failures:
+        shutil.rmtree(tmp, ignore_errors=True)
     sys.exit(1 if failures else 0)
 
 
