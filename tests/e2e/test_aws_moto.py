@@ -210,7 +210,8 @@ class Cluster:
 class Run:
     """`fitscale run --provider aws --aws-endpoint URL` against a Cluster."""
 
-    def __init__(self, tmp, moto, cluster, name, endpoint, secret=None, empty_after="600s", tag=""):
+    def __init__(self, tmp, moto, cluster, name, endpoint, secret=None, empty_after="600s", tag="",
+                 aws_extra=""):
         self.config = os.path.join(tmp, f"config-{name}{tag}.yaml")
         with open(self.config, "w") as f:
             f.write(f"""clusterName: {name}
@@ -218,7 +219,7 @@ zones: [us-east-1a, us-east-1b]
 scaleDown:
   emptyAfter: {empty_after}
 aws:
-  launchTemplate:
+{aws_extra}  launchTemplate:
     name: fitscale-nodes
   subnets:
     us-east-1a: {moto.subnets["us-east-1a"]}
@@ -390,6 +391,44 @@ def test_kill_9_during_launch_then_restart_no_duplicate_no_orphan(tmp, moto):
         wait_for("the instance to be terminated", lambda: not moto.instances(name), timeout=60)
 
     with_world(tmp, moto, name, body, boot_delay=6, empty_after="3s")
+
+
+def test_asg_mode_scales_a_group_from_zero_to_n_and_back(tmp, moto):
+    name = "e2e-asg"
+    asg = boto3.client("autoscaling", endpoint_url=moto.url, region_name=REGION,
+                       aws_access_key_id=moto.key_id, aws_secret_access_key=moto.secret)
+    moto.ec2.create_launch_template(LaunchTemplateName="asg-m5",
+                                    LaunchTemplateData={"ImageId": "ami-12c6146b", "InstanceType": "m5.large"})
+    asg.create_auto_scaling_group(
+        AutoScalingGroupName="asg-m5-spot", LaunchTemplate={"LaunchTemplateName": "asg-m5", "Version": "$Latest"},
+        MinSize=0, MaxSize=3, DesiredCapacity=0, VPCZoneIdentifier=moto.subnets["us-east-1a"],
+        Tags=[{"Key": k, "Value": v, "PropagateAtLaunch": True} for k, v in
+              [("fitscale.io/cluster", name), ("fitscale.io/capacity-type", "spot")]])
+
+    def group():
+        return asg.describe_auto_scaling_groups(AutoScalingGroupNames=["asg-m5-spot"])["AutoScalingGroups"][0]
+
+    def body(cluster, start):
+        start(empty_after="3s", aws_extra="  mode: asg\n  asgTag: fitscale.io/cluster\n")
+        for i in range(3):  # 1.5 CPU each: one per m5.large (2 vCPU)
+            pod = {"apiVersion": "v1", "kind": "Pod",
+                   "metadata": {"name": f"w{i}", "annotations": {"fitscale.io/sim-duration": "4s"}},
+                   "spec": {"restartPolicy": "Never",
+                            "nodeSelector": {"node.kubernetes.io/instance-type": "m5.large",
+                                             "topology.kubernetes.io/zone": "us-east-1a"},
+                            "containers": [{"name": "main", "image": "busybox",
+                                            "resources": {"requests": {"cpu": "1500m", "memory": "1Gi"}}}]}}
+            cluster.kubectl("create", "--validate=false", "-f", "-", stdin=json.dumps(pod))
+        wait_for("desired capacity 3", lambda: group()["DesiredCapacity"] == 3, timeout=60)
+        assert len(group()["Instances"]) == 3
+        wait_for("three nodes", lambda: len(cluster.nodes()) == 3, timeout=30)
+        wait_for("desired capacity back to 0", lambda: group()["DesiredCapacity"] == 0, timeout=90)
+        assert not [m for m in group()["Instances"] if not m["LifecycleState"].startswith("Terminat")]
+
+    try:
+        with_world(tmp, moto, name, body)
+    finally:
+        asg.delete_auto_scaling_group(AutoScalingGroupName="asg-m5-spot", ForceDelete=True)
 
 
 def test_cluster_registers_moto_instances_as_nodes(tmp, moto):
