@@ -77,35 +77,40 @@ class Planner {
   }
 
   void collect_pending() {
-    for (std::uint32_t i = 0; i < s_.pods.size(); ++i) {
-      if (is_pending(s_.pods[i])) pending_.push_back(i);
-    }
-    // Scheduling order: higher priority, then older, then by name (deterministic). The numeric
-    // keys are copied out so the sort does not chase every comparison into a Pod.
+    // Scheduling order: higher priority, then older, then by name (deterministic). One pass
+    // over the pods copies out what the sort and the gang split need, so neither chases every
+    // comparison into a 600-byte Pod.
     struct Key {
       std::int32_t priority;
       Time created;
       std::uint32_t pod;
+      bool gang;
     };
     std::vector<Key> keys;
-    keys.reserve(pending_.size());
-    for (std::uint32_t i : pending_) keys.push_back({s_.pods[i].priority, s_.pods[i].created, i});
-    std::sort(keys.begin(), keys.end(), [this](const Key& a, const Key& b) {
+    for (std::uint32_t i = 0; i < s_.pods.size(); ++i) {
+      const Pod& p = s_.pods[i];
+      if (is_pending(p)) keys.push_back({p.priority, p.created, i, p.gang.has_value()});
+    }
+    auto before = [this](const Key& a, const Key& b) {
       if (a.priority != b.priority) return a.priority > b.priority;
       if (a.created != b.created) return a.created < b.created;
       const Pod& x = s_.pods[a.pod];
       const Pod& y = s_.pods[b.pod];
       if (x.ns != y.ns) return x.ns < y.ns;
       return x.name < y.name;
-    });
-    for (std::size_t i = 0; i < keys.size(); ++i) pending_[i] = keys[i].pod;
+    };
+    if (!std::is_sorted(keys.begin(), keys.end(), before)) std::sort(keys.begin(), keys.end(), before);
+    pending_.reserve(keys.size());
+    lone_.reserve(keys.size());
+    for (const Key& k : keys) {
+      pending_.push_back(k.pod);
+      if (!k.gang) lone_.push_back(k.pod);
+    }
     std::map<std::pair<std::string, std::string>, std::size_t> gang_index;
-    for (std::uint32_t i : pending_) {
+    for (const Key& k : keys) {
+      if (!k.gang) continue;
+      const std::uint32_t i = k.pod;
       const Pod& p = s_.pods[i];
-      if (!p.gang) {
-        lone_.push_back(i);
-        continue;
-      }
       auto [it, fresh] = gang_index.try_emplace({p.ns, p.gang->name}, gangs_.size());
       if (fresh) gangs_.push_back({p.ns, p.gang->name, p.gang->size, 0, {}});
       gangs_[it->second].pending.push_back(i);
@@ -184,7 +189,15 @@ class Planner {
       }
       return jobs[it->second];
     };
+    const bool budgets = policy_.enforce_budgets;
+    if (!budgets) {
+      // Without admission no job needs pricing: every servable lone pod is admitted as is.
+      for (std::uint32_t pi : lone_) {
+        if (pod_class_[pi] >= 0) admitted_[static_cast<std::size_t>(pod_class_[pi])].push_back(pi);
+      }
+    }
     for (std::uint32_t pi : lone_) {
+      if (!budgets) break;
       if (pod_class_[pi] < 0) continue;  // already unschedulable
       const Pod& p = s_.pods[pi];
       if (p.owner.kind != "Job" && p.labels.find(label::kJob) == p.labels.end()) {
@@ -204,11 +217,13 @@ class Planner {
       jobs.push_back(std::move(j));
     }
     // Oldest first, so a later job never takes the budget an earlier one was waiting for.
-    std::sort(jobs.begin(), jobs.end(), [](const Job& a, const Job& b) {
+    auto older = [](const Job& a, const Job& b) {
       if (a.created != b.created) return a.created < b.created;
       if (a.ns != b.ns) return a.ns < b.ns;
       return a.key < b.key;
-    });
+    };
+    // Lone pods arrive in scheduling order, so the jobs are often sorted already.
+    if (!std::is_sorted(jobs.begin(), jobs.end(), older)) std::sort(jobs.begin(), jobs.end(), older);
 
     planner::BudgetBook book(s_, policy_, now_);
     std::vector<std::int64_t> count(classes_.size(), 0);
@@ -296,6 +311,7 @@ class Planner {
       d = &out_.launch[static_cast<std::size_t>(it - launch_keys_.begin())];
     }
     d->count += static_cast<int>(g.count);
+    d->pods.reserve(d->pods.size() + g.pods.size());
     for (std::uint32_t pi : g.pods) d->pods.push_back(s_.pods[pi].key());
     out_.usd_per_hour += o.usd_per_hour * static_cast<double>(g.count);
   }

@@ -100,18 +100,25 @@ std::vector<PodClass> build_classes(const std::vector<Pod>& pods,
   std::vector<PodClass> classes;
   std::unordered_map<std::size_t, std::vector<std::uint32_t>> by_hash;  // hash -> class indexes
   by_hash.reserve(64);
+  std::size_t last = 0;  // pods of one class tend to come in runs: try the last class first
   for (std::uint32_t i : order) {
     const Pod& p = pods[i];
+    if (!classes.empty() && same_class(*classes[last].exemplar, p)) {
+      classes[last].pods.push_back(i);
+      continue;
+    }
     auto& candidates = by_hash[class_hash(p)];
     bool placed = false;
     for (std::uint32_t ci : candidates) {
       if (same_class(*classes[ci].exemplar, p)) {
         classes[ci].pods.push_back(i);
+        last = ci;
         placed = true;
         break;
       }
     }
     if (!placed) {
+      last = classes.size();
       candidates.push_back(static_cast<std::uint32_t>(classes.size()));
       classes.push_back(make_class(p, gpu_models));
       classes.back().pods.push_back(i);
