@@ -67,12 +67,16 @@ class Informer {
     if (thread_.joinable()) return;
     thread_ = std::thread([this] { run(); });
   }
-  void stop() {
+  // Asks the thread to stop without waiting (several informers stop in parallel).
+  void request_stop() {
     {
       std::lock_guard lock(mu_);
       stop_ = true;
     }
     cv_.notify_all();
+  }
+  void stop() {
+    request_stop();
     if (thread_.joinable()) thread_.join();
   }
 

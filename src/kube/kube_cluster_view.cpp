@@ -49,6 +49,10 @@ void KubeClusterView::start() {
 }
 
 void KubeClusterView::stop() {
+  // A watch notices a stop within about a second (curl's progress callback): stop all at once.
+  nodes_.request_stop();
+  pods_.request_stop();
+  pdbs_.request_stop();
   nodes_.stop();
   pods_.stop();
   pdbs_.stop();
