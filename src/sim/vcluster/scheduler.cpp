@@ -56,18 +56,6 @@ std::string misfit(const Pod& pod, const NodeSlot& slot) {
   return "";
 }
 
-void canonicalise(Pod& pod, const std::vector<std::string>& gpu_models) {
-  Labels selector;
-  for (const auto& [k, v] : pod.node_selector) {
-    auto [ck, cv] = canonical_label(k, v, gpu_models);
-    selector[ck] = cv;
-  }
-  pod.node_selector = std::move(selector);
-  for (auto& term : pod.required_node_affinity) {
-    for (auto& r : term.requirements) r = canonical_requirement(r, gpu_models);
-  }
-}
-
 std::optional<std::pair<std::string, std::int64_t>> gang_of(const Pod& pod) {
   for (auto key : {label::kGang, label::kPodGroup}) {
     auto it = pod.labels.find(key);
@@ -146,7 +134,7 @@ SchedulerPass schedule_pending_pods(ObjectStore& store, const Clock& clock,
   for (const auto& nj : store.list("nodes").items) {
     try {
       NodeSlot s;
-      s.node = node_for_scheduling(nj);
+      s.node = node_for_scheduling(nj, gpu_models);
       s.canonical = planner::canonical_labels(s.node.labels, gpu_models);
       slot_by_name[s.node.name] = slots.size();
       slots.push_back(std::move(s));
@@ -163,7 +151,7 @@ SchedulerPass schedule_pending_pods(ObjectStore& store, const Clock& clock,
     if (phase == "Succeeded" || phase == "Failed") continue;
     Pod p;
     try {
-      p = pod_for_scheduling(pj);
+      p = pod_for_scheduling(pj, gpu_models);
     } catch (const InputError& e) {
       continue;  // never schedulable; kubectl describe shows the spec as written
     }
@@ -174,7 +162,6 @@ SchedulerPass schedule_pending_pods(ObjectStore& store, const Clock& clock,
     if (p.terminating) continue;
     const std::string scheduler = pj["spec"].value("schedulerName", "default-scheduler");
     if (scheduler != "default-scheduler") continue;
-    canonicalise(p, gpu_models);
     pending.push_back(PendingPod{std::move(pj), std::move(p)});
   }
   for (const Pod& p : bound) {
