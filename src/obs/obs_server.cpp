@@ -2,6 +2,7 @@
 
 #include <httplib.h>
 
+#include <chrono>
 #include <stdexcept>
 
 #include "model/error.h"
@@ -56,6 +57,12 @@ void ObsServer::start() {
     res.status = ok ? 200 : 503;
     res.set_content(ok ? "ok\n" : "not ready\n", "text/plain");
   });
+  // SO_REUSEADDR (restart without waiting out TIME_WAIT) but not httplib's default SO_REUSEPORT:
+  // a second process on the same port must fail loudly, not share the scrape at random.
+  server_->set_socket_options([](socket_t sock) {
+    int yes = 1;
+    setsockopt(sock, SOL_SOCKET, SO_REUSEADDR, reinterpret_cast<const void*>(&yes), sizeof(yes));
+  });
   int port = address_.port;
   if (port == 0) {
     port = server_->bind_to_any_port(address_.host);
@@ -70,6 +77,11 @@ void ObsServer::start() {
   }
   port_ = port;
   thread_ = std::thread([s = server_.get()] { s->listen_after_bind(); });
+  // httplib's stop() does nothing until the listen loop runs, so a stop() right after start()
+  // would leave the thread blocked in accept forever: wait for the loop (microseconds).
+  for (int i = 0; i < 5000 && !server_->is_running(); ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  }
 }
 
 void ObsServer::stop() {
