@@ -156,6 +156,16 @@ def main():
         if not total or total <= 0 or not committed or committed <= 0:
             fail(f"a launched node must cost something: node_total_hourly_cost={total} committed={committed}")
 
+        # Every metric the Grafana dashboard queries is one fitscale serves.
+        source = os.environ.get("FITSCALE_SOURCE_DIR", ".")
+        dashboard = json.load(open(os.path.join(source, "deploy/grafana/fitscale.json")))
+        exprs = " ".join(t["expr"] for p in dashboard["panels"] for t in p.get("targets", []))
+        served = set(re.findall(r"^# TYPE (\S+)", text + oc, re.M))
+        for name in sorted(set(re.findall(r"\b((?:fitscale|node|kubecost)_[a-z_]+)\{", exprs))):
+            base_name = re.sub(r"_bucket$", "", name)
+            if base_name not in served:
+                fail(f"the Grafana dashboard queries {name}, which fitscale does not serve")
+
         # Logs: JSON lines only, the launch is one line with its reason.
         lines = [l for l in open(run_log).read().splitlines() if l.strip()]
         parsed = []
