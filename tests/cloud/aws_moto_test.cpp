@@ -178,3 +178,21 @@ TEST_F(AwsMoto, CatalogFromTheApiKeepsPricedTypesMotoKnowsAndExcludesTheRest) {
 
 }  // namespace
 }  // namespace fitscale::aws
+
+namespace fitscale::aws {
+namespace {
+
+TEST_F(AwsMoto, NoLaunchTemplateIsAConfigErrorNotACapacityError) {
+  auto o = fleet_options("c-nolt");
+  o.launch_template = {};
+  Stack s(user, o);
+  auto r = s.provider.launch(request("m5.large", "us-east-1a", CapacityType::Spot, 1));
+  ASSERT_EQ(r.failures.size(), 1u);
+  EXPECT_EQ(r.failures[0].code, "InvalidConfig");
+  EXPECT_FALSE(r.failures[0].capacity_error);
+  EXPECT_NE(r.failures[0].message.find("aws.launchTemplate"), std::string::npos);
+  EXPECT_TRUE(s.provider.list_instances().empty());
+}
+
+}  // namespace
+}  // namespace fitscale::aws

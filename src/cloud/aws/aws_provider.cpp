@@ -36,6 +36,13 @@ LaunchResult AwsProvider::launch(const LaunchRequest& request) {
     out.failures.push_back({offering_key(request.instance_type, request.zone, request.capacity_type),
                             request.count, e.code(), e.what(), is_capacity_error(e.code())});
     return out;
+  } catch (const InputError& e) {
+    // A config that cannot launch (no launch template): say so on every attempt, never as a
+    // capacity problem.
+    LaunchResult out;
+    out.failures.push_back({offering_key(request.instance_type, request.zone, request.capacity_type),
+                            request.count, "InvalidConfig", e.what(), false});
+    return out;
   }
 }
 
