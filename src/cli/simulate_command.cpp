@@ -114,7 +114,7 @@ int run_simulate(const SimulateFlags& f) {
 
   std::unique_ptr<Ledger> ledger;
   if (!f.ledger.empty()) {
-    ledger = std::make_unique<SqliteLedger>(f.ledger);
+    ledger = std::make_unique<SqliteLedger>(f.ledger, SqliteLedger::Mode::CreateNew);
   } else {
     ledger = std::make_unique<MemoryLedger>();
   }

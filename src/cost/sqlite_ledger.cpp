@@ -1,5 +1,6 @@
 #include "cost/sqlite_ledger.h"
 
+#include <filesystem>
 #include <map>
 #include <stdexcept>
 
@@ -71,9 +72,21 @@ CapacityType capacity_from(const std::string& s) {
 
 }  // namespace
 
+namespace {
+// Runs before the database is opened (which would create the file).
+const std::string& refuse_existing(const std::string& path, SqliteLedger::Mode mode) {
+  std::error_code ec;
+  if (mode == SqliteLedger::Mode::CreateNew && std::filesystem::exists(path, ec)) {
+    throw InputError(path + ": already exists; a simulation writes a new ledger (remove the file or choose another)");
+  }
+  return path;
+}
+}  // namespace
+
 SqliteLedger::SqliteLedger(const std::string& path, Mode mode)
-    : db_(std::make_unique<cost::SqliteDb>(path, mode == Mode::Write)), mode_(mode) {
-  if (mode == Mode::Write) {
+    : db_(std::make_unique<cost::SqliteDb>(refuse_existing(path, mode), mode != Mode::ReadOnly)),
+      mode_(mode == Mode::CreateNew ? Mode::Write : mode) {
+  if (mode_ == Mode::Write) {
     // WAL: a commit is durable against a killed process without an fsync per change (NORMAL
     // only risks the last commits on power loss), and readers never block the writer.
     db_->exec("PRAGMA journal_mode=WAL");

@@ -23,8 +23,11 @@ class SqliteDb;
 class SqliteLedger final : public Ledger, public AlertLog {
  public:
   enum class Mode {
-    Write,     // create the file when missing; meter
+    Write,     // create the file when missing; meter (a restarted controller carries on)
     ReadOnly,  // an existing ledger, for reports (fitscale cost); changes throw
+    // A new file only (fitscale simulate): replaying into an old ledger would mix two runs whose
+    // instance ids collide, so an existing file is an InputError.
+    CreateNew,
   };
   explicit SqliteLedger(const std::string& path, Mode mode = Mode::Write);
   ~SqliteLedger() override;

@@ -177,5 +177,12 @@ TEST(SqliteLedger, ReadOnlyRefusesAFileThatIsNoLedger) {
   EXPECT_THROW(SqliteLedger(temp_path("missing.db"), SqliteLedger::Mode::ReadOnly), InputError);
 }
 
+TEST(SqliteLedger, CreateNewRefusesAnExistingFile) {
+  const std::string path = temp_path("fresh.db");
+  { SqliteLedger first(path, SqliteLedger::Mode::CreateNew); }
+  EXPECT_THROW(SqliteLedger(path, SqliteLedger::Mode::CreateNew), InputError);
+  SqliteLedger again(path);  // a controller restarting on its own ledger is fine
+}
+
 }  // namespace
 }  // namespace fitscale
