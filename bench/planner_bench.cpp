@@ -27,7 +27,8 @@ double peak_rss_mib() {
   return static_cast<double>(u.ru_maxrss) / 1024.0;  // ru_maxrss is in KiB on Linux
 }
 
-Pod pending_pod(const std::string& ns, std::int64_t i, std::int64_t cpu, std::int64_t mem, std::int64_t gpus = 0) {
+Pod pending_pod(const std::string& ns, std::int64_t i, std::int64_t cpu, std::int64_t mem,
+                std::int64_t gpus = 0) {
   Pod p;
   p.ns = ns;
   p.name = "p-" + std::to_string(i);
@@ -41,8 +42,8 @@ Pod pending_pod(const std::string& ns, std::int64_t i, std::int64_t cpu, std::in
   return p;
 }
 
-Offering offering(const std::string& type, const std::string& zone, CapacityType ct, const Resources& alloc,
-                  double usd) {
+Offering offering(const std::string& type, const std::string& zone, CapacityType ct,
+                  const Resources& alloc, double usd) {
   Offering o;
   o.instance_type = type;
   o.zone = zone;
@@ -57,7 +58,8 @@ Offering offering(const std::string& type, const std::string& zone, CapacityType
 }
 
 Catalog shipped_catalog() {
-  return build_catalog(parse_catalog_csv(default_catalog_csv(), "embedded catalog"), CatalogOptions{});
+  return build_catalog(parse_catalog_csv(default_catalog_csv(), "embedded catalog"),
+                       CatalogOptions{});
 }
 
 Policy no_budgets() {
@@ -153,7 +155,8 @@ void BM_FullCatalog(benchmark::State& state) {
     Node n;
     n.name = "node-" + std::to_string(i);
     n.zone = zones[i % 3];
-    n.labels = {{std::string(label::kZone), n.zone}, {std::string(label::kHostname), n.name},
+    n.labels = {{std::string(label::kZone), n.zone},
+                {std::string(label::kHostname), n.name},
                 {std::string(label::kInstanceType), "m5.2xlarge"}};
     n.allocatable.cpu_milli = 7910;
     n.allocatable.memory_bytes = 30 * kGi;

@@ -60,7 +60,8 @@ Resources daemonset_overhead(const std::vector<Pod>& pods) {
 void adopt_managed_nodes(Snapshot& snapshot, const Catalog& catalog) {
   std::map<std::string, bool, std::less<>> pinned;
   for (const Pod& p : snapshot.pods) {
-    if (p.node_name.empty() || p.phase == PodPhase::Succeeded || p.phase == PodPhase::Failed) continue;
+    if (p.node_name.empty() || p.phase == PodPhase::Succeeded || p.phase == PodPhase::Failed)
+      continue;
     if (p.is_daemon() || p.is_mirror()) continue;
     if (p.is_batch() || p.do_not_disrupt()) pinned[p.node_name] = true;
   }
@@ -73,12 +74,14 @@ void adopt_managed_nodes(Snapshot& snapshot, const Catalog& catalog) {
     n.managed = true;
     n.instance_type = label_of(n, label::kInstanceType);
     n.zone = label_of(n, label::kZone);
-    n.capacity_type = label_of(n, label::kCapacityType) == "on-demand" ? CapacityType::OnDemand : CapacityType::Spot;
+    n.capacity_type = label_of(n, label::kCapacityType) == "on-demand" ? CapacityType::OnDemand
+                                                                       : CapacityType::Spot;
     const auto slash = n.provider_id.rfind('/');
     n.instance_id = slash == std::string::npos ? n.name : n.provider_id.substr(slash + 1);
     n.launched_at = n.created;
     for (const Offering& o : catalog.offerings) {
-      if (o.instance_type == n.instance_type && o.zone == n.zone && o.capacity_type == n.capacity_type) {
+      if (o.instance_type == n.instance_type && o.zone == n.zone &&
+          o.capacity_type == n.capacity_type) {
         n.price_micros_per_hour = o.micros_per_hour;
         break;
       }
@@ -115,7 +118,8 @@ nlohmann::ordered_json to_json(const Plan& plan, const Catalog& catalog, double 
                              {"pods", l.pods}});
   }
   out["remove"] = ordered_json::array();
-  for (const RemoveDecision& r : plan.remove) out["remove"].push_back({{"node", r.node}, {"reason", r.reason}});
+  for (const RemoveDecision& r : plan.remove)
+    out["remove"].push_back({{"node", r.node}, {"reason", r.reason}});
   out["unschedulable"] = ordered_json::array();
   for (const UnschedulableDecision& u : plan.unschedulable) {
     out["unschedulable"].push_back({{"pod", u.pod}, {"reason", u.reason}});
@@ -129,14 +133,15 @@ nlohmann::ordered_json to_json(const Plan& plan, const Catalog& catalog, double 
 int run_plan(const PlanFlags& f) {
   Config config;
   if (!f.config.empty()) config = load_config_file(f.config);
-  const Time now = f.now.empty() ? static_cast<Time>(std::chrono::duration_cast<std::chrono::seconds>(
-                                                         std::chrono::system_clock::now().time_since_epoch())
-                                                         .count())
-                                 : parse_rfc3339(f.now);
+  const Time now = f.now.empty()
+                       ? static_cast<Time>(std::chrono::duration_cast<std::chrono::seconds>(
+                                               std::chrono::system_clock::now().time_since_epoch())
+                                               .count())
+                       : parse_rfc3339(f.now);
 
   // The catalog's GPU model names are needed to decode aliases (instance-gpu-name is lower case).
-  const std::string catalog_text = f.catalog.empty() ? std::string(default_catalog_csv())
-                                                     : read_text(f.catalog, "catalog");
+  const std::string catalog_text =
+      f.catalog.empty() ? std::string(default_catalog_csv()) : read_text(f.catalog, "catalog");
   std::vector<InstanceType> types =
       parse_catalog_csv(catalog_text, f.catalog.empty() ? "embedded catalog" : f.catalog);
   CatalogOptions copts;
@@ -171,10 +176,13 @@ int run_plan(const PlanFlags& f) {
 
 Runner register_plan(CLI::App& app) {
   auto flags = std::make_shared<PlanFlags>();
-  CLI::App* cmd = app.add_subcommand("plan", "print the plan for a cluster file: launches, removals, unschedulable pods");
-  cmd->add_option("--cluster", flags->cluster, "nodes and pods: JSON or YAML (kubectl get nodes,pods -A -o json)")
+  CLI::App* cmd = app.add_subcommand(
+      "plan", "print the plan for a cluster file: launches, removals, unschedulable pods");
+  cmd->add_option("--cluster", flags->cluster,
+                  "nodes and pods: JSON or YAML (kubectl get nodes,pods -A -o json)")
       ->required();
-  cmd->add_option("--catalog", flags->catalog, "instance catalog CSV (default: the embedded AWS us-east-1 catalog)");
+  cmd->add_option("--catalog", flags->catalog,
+                  "instance catalog CSV (default: the embedded AWS us-east-1 catalog)");
   cmd->add_option("--config", flags->config, "fitscale config YAML (zones, budgets, scale-down)");
   cmd->add_option("--now", flags->now, "plan as of this time, RFC 3339 (default: now)");
   return [flags] { return run_plan(*flags); };

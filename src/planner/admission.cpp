@@ -45,8 +45,11 @@ std::optional<Refusal> BudgetBook::admit(const JobAsk& ask) {
   const NamespaceBudget b = policy_.budgets.for_namespace(ask.ns);
   const ClusterBudget& cb = policy_.budgets.cluster;
   const std::string who = "namespace " + ask.ns + ": ";
-  const std::optional<Seconds> runtime = ask.declared_runtime ? ask.declared_runtime : b.max_runtime;
-  auto refused = [](std::string r) { return Refusal{UnschedulableKind::BudgetRefused, std::move(r)}; };
+  const std::optional<Seconds> runtime =
+      ask.declared_runtime ? ask.declared_runtime : b.max_runtime;
+  auto refused = [](std::string r) {
+    return Refusal{UnschedulableKind::BudgetRefused, std::move(r)};
+  };
   auto wait = [](std::string r) { return Refusal{UnschedulableKind::BudgetWait, std::move(r)}; };
   const Micros hourly = ask.micros_per_hour;
 
@@ -55,13 +58,15 @@ std::optional<Refusal> BudgetBook::admit(const JobAsk& ask) {
     const Micros cap = cap_micros(*b.usd_per_job);
     if (!runtime) {
       return refused(who + "job declares no runtime (activeDeadlineSeconds or " +
-                     std::string(annotation::kMaxRuntime) + ") and the namespace has no maxRuntime, so usdPerJob " +
+                     std::string(annotation::kMaxRuntime) +
+                     ") and the namespace has no maxRuntime, so usdPerJob " +
                      format_usd_micros(cap) + " cannot be checked");
     }
     const Micros worst = cost_for(hourly, *runtime);
     if (worst > cap) {
-      return refused(who + "job needs " + usd_per_hour(hourly) + " × " + short_duration(*runtime) + " = " +
-                     format_usd_micros(worst) + " worst case; usdPerJob is " + format_usd_micros(cap));
+      return refused(who + "job needs " + usd_per_hour(hourly) + " × " + short_duration(*runtime) +
+                     " = " + format_usd_micros(worst) + " worst case; usdPerJob is " +
+                     format_usd_micros(cap));
     }
   }
   if (b.usd_per_hour && hourly > cap_micros(*b.usd_per_hour)) {
@@ -73,10 +78,12 @@ std::optional<Refusal> BudgetBook::admit(const JobAsk& ask) {
                    usd_per_hour(cap_micros(*cb.usd_per_hour)));
   }
   if (cb.gpus && ask.gpus > *cb.gpus) {
-    return refused("cluster: job needs " + count(ask.gpus) + " GPUs; the cluster's gpus cap is " + count(*cb.gpus));
+    return refused("cluster: job needs " + count(ask.gpus) + " GPUs; the cluster's gpus cap is " +
+                   count(*cb.gpus));
   }
   if (cb.nodes && ask.nodes > *cb.nodes) {
-    return refused("cluster: job needs " + count(ask.nodes) + " nodes; the cluster's nodes cap is " + count(*cb.nodes));
+    return refused("cluster: job needs " + count(ask.nodes) +
+                   " nodes; the cluster's nodes cap is " + count(*cb.nodes));
   }
   // A period cap the job breaks even when it starts at the period's beginning with nothing spent.
   const Seconds day_left = utc_day_start(now_) + kDay - now_;
@@ -87,16 +94,18 @@ std::optional<Refusal> BudgetBook::admit(const JobAsk& ask) {
     const Micros cap = cap_micros(*b.usd_per_day);
     const Micros full = cost_for(hourly, within(kDay));
     if (full > cap) {
-      return refused(who + "job needs " + usd_per_hour(hourly) + " × " + short_duration(within(kDay)) + " = " +
-                     format_usd_micros(full) + " in one day; usdPerDay is " + format_usd_micros(cap));
+      return refused(who + "job needs " + usd_per_hour(hourly) + " × " +
+                     short_duration(within(kDay)) + " = " + format_usd_micros(full) +
+                     " in one day; usdPerDay is " + format_usd_micros(cap));
     }
   }
   if (b.usd_per_month) {
     const Micros cap = cap_micros(*b.usd_per_month);
     const Micros full = cost_for(hourly, within(month_len));
     if (full > cap) {
-      return refused(who + "job needs " + usd_per_hour(hourly) + " × " + short_duration(within(month_len)) + " = " +
-                     format_usd_micros(full) + " in one month; usdPerMonth is " + format_usd_micros(cap));
+      return refused(who + "job needs " + usd_per_hour(hourly) + " × " +
+                     short_duration(within(month_len)) + " = " + format_usd_micros(full) +
+                     " in one month; usdPerMonth is " + format_usd_micros(cap));
     }
   }
 
@@ -130,25 +139,29 @@ std::optional<Refusal> BudgetBook::admit(const JobAsk& ask) {
   const Micros job_today = cost_for(hourly, within(day_left));
   const Micros job_month = cost_for(hourly, within(month_left));
   auto spend_it = snapshot_.spend.find(ask.ns);
-  const NamespaceSpend spend = spend_it == snapshot_.spend.end() ? NamespaceSpend{} : spend_it->second;
+  const NamespaceSpend spend =
+      spend_it == snapshot_.spend.end() ? NamespaceSpend{} : spend_it->second;
   if (b.usd_per_day) {
     const Micros cap = cap_micros(*b.usd_per_day);
     const Micros total = spend.spent_today + spend.committed_worst_case + u.added_today + job_today;
     if (total > cap) {
       return wait(who + format_usd_micros(spend.spent_today) + " spent today + " +
-                  format_usd_micros(spend.committed_worst_case + u.added_today) + " committed worst case + job's " +
-                  format_usd_micros(job_today) + " before midnight UTC = " + format_usd_micros(total) +
-                  "; usdPerDay is " + format_usd_micros(cap));
+                  format_usd_micros(spend.committed_worst_case + u.added_today) +
+                  " committed worst case + job's " + format_usd_micros(job_today) +
+                  " before midnight UTC = " + format_usd_micros(total) + "; usdPerDay is " +
+                  format_usd_micros(cap));
     }
   }
   if (b.usd_per_month) {
     const Micros cap = cap_micros(*b.usd_per_month);
-    const Micros total = spend.spent_this_month + spend.committed_worst_case + u.added_this_month + job_month;
+    const Micros total =
+        spend.spent_this_month + spend.committed_worst_case + u.added_this_month + job_month;
     if (total > cap) {
       return wait(who + format_usd_micros(spend.spent_this_month) + " spent this month + " +
                   format_usd_micros(spend.committed_worst_case + u.added_this_month) +
-                  " committed worst case + job's " + format_usd_micros(job_month) + " before the month ends = " +
-                  format_usd_micros(total) + "; usdPerMonth is " + format_usd_micros(cap));
+                  " committed worst case + job's " + format_usd_micros(job_month) +
+                  " before the month ends = " + format_usd_micros(total) + "; usdPerMonth is " +
+                  format_usd_micros(cap));
     }
   }
 

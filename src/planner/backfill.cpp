@@ -10,7 +10,8 @@ namespace {
 // Size for the decreasing order: GPUs dominate, then CPU and memory at 4 GiB per core.
 double size_of(const Resources& r) {
   return static_cast<double>(r.gpus) * 1e6 +
-         std::max(static_cast<double>(r.cpu_milli), static_cast<double>(r.memory_bytes) / (4.0 * 1024 * 1024));
+         std::max(static_cast<double>(r.cpu_milli),
+                  static_cast<double>(r.memory_bytes) / (4.0 * 1024 * 1024));
 }
 
 // Can pods of `c` go on a node launched as offering `o`? (New nodes carry no taints.)
@@ -24,7 +25,8 @@ bool may_join(const PodClass& c, const Offering& o) {
 
 std::vector<MixedGroup> pack_mixed(const std::vector<PodClass>& classes,
                                    const std::vector<std::optional<ClassPacker>>& packers,
-                                   std::vector<std::vector<std::uint32_t>> admitted, const Catalog& catalog) {
+                                   std::vector<std::vector<std::uint32_t>> admitted,
+                                   const Catalog& catalog) {
   std::vector<std::size_t> order;
   for (std::size_t i = 0; i < classes.size(); ++i) {
     if (!admitted[i].empty()) order.push_back(i);
@@ -37,8 +39,8 @@ std::vector<MixedGroup> pack_mixed(const std::vector<PodClass>& classes,
   for (std::size_t oi = 0; oi < order.size(); ++oi) {
     const std::size_t ci = order[oi];
     if (taken[ci] == admitted[ci].size()) continue;
-    const std::vector<std::uint32_t> rest(admitted[ci].begin() + static_cast<std::ptrdiff_t>(taken[ci]),
-                                          admitted[ci].end());
+    const std::vector<std::uint32_t> rest(
+        admitted[ci].begin() + static_cast<std::ptrdiff_t>(taken[ci]), admitted[ci].end());
     taken[ci] = admitted[ci].size();
     for (NewNodes& g : lay_out(*packers[ci], rest)) {
       const Offering& o = catalog.offerings[g.offering];
@@ -48,7 +50,8 @@ std::vector<MixedGroup> pack_mixed(const std::vector<PodClass>& classes,
         const std::size_t cj = order[oj];
         const PodClass& other = classes[cj];
         const std::size_t left = admitted[cj].size() - taken[cj];
-        if (left == 0 || other.exemplar->ns != classes[ci].exemplar->ns || !may_join(other, o)) continue;
+        if (left == 0 || other.exemplar->ns != classes[ci].exemplar->ns || !may_join(other, o))
+          continue;
         const std::int64_t k = pods_per_node(other.exemplar->requests, room);
         if (k <= 0) continue;
         const std::size_t take = std::min<std::size_t>(left, static_cast<std::size_t>(k * g.count));

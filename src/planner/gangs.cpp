@@ -5,8 +5,9 @@
 
 namespace fitscale::planner {
 
-GangPlan pack_gang(const std::string& gang, const std::vector<PodClass>& members, const Catalog& catalog,
-                   const Policy& policy, const std::vector<std::uint32_t>& zone_offerings) {
+GangPlan pack_gang(const std::string& gang, const std::vector<PodClass>& members,
+                   const Catalog& catalog, const Policy& policy,
+                   const std::vector<std::uint32_t>& zone_offerings) {
   GangPlan best;
   std::int64_t pod_count = 0;
   for (const PodClass& c : members) pod_count += static_cast<std::int64_t>(c.pods.size());
@@ -49,7 +50,9 @@ GangPlan pack_gang(const std::string& gang, const std::vector<PodClass>& members
   }
   if (backoff_blocked) {
     best.kind = UnschedulableKind::CapacityBackoff;
-    best.reason = "gang " + gang + ": in every zone some of its pods fit only offerings backed off after launch failures";
+    best.reason =
+        "gang " + gang +
+        ": in every zone some of its pods fit only offerings backed off after launch failures";
     return best;
   }
   best.kind = UnschedulableKind::NoOffering;

@@ -25,7 +25,8 @@ struct GangPlan {
 };
 
 // `gang` names it in reasons ("gang train-a"); `members` are the gang's pods by class.
-GangPlan pack_gang(const std::string& gang, const std::vector<PodClass>& members, const Catalog& catalog,
-                   const Policy& policy, const std::vector<std::uint32_t>& zone_offerings);
+GangPlan pack_gang(const std::string& gang, const std::vector<PodClass>& members,
+                   const Catalog& catalog, const Policy& policy,
+                   const std::vector<std::uint32_t>& zone_offerings);
 
 }  // namespace fitscale::planner

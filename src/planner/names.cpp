@@ -4,20 +4,28 @@ namespace fitscale {
 
 const char* to_string(RemoveReason r) {
   switch (r) {
-    case RemoveReason::Empty: return "empty";
-    case RemoveReason::NeverRegistered: return "never-registered";
-    case RemoveReason::Interrupted: return "interrupted";
+    case RemoveReason::Empty:
+      return "empty";
+    case RemoveReason::NeverRegistered:
+      return "never-registered";
+    case RemoveReason::Interrupted:
+      return "interrupted";
   }
   return "unknown";
 }
 
 const char* to_string(UnschedulableKind k) {
   switch (k) {
-    case UnschedulableKind::NoOffering: return "no-offering";
-    case UnschedulableKind::BudgetWait: return "budget-wait";
-    case UnschedulableKind::BudgetRefused: return "budget-refused";
-    case UnschedulableKind::CapacityBackoff: return "capacity-backoff";
-    case UnschedulableKind::GangIncomplete: return "gang-incomplete";
+    case UnschedulableKind::NoOffering:
+      return "no-offering";
+    case UnschedulableKind::BudgetWait:
+      return "budget-wait";
+    case UnschedulableKind::BudgetRefused:
+      return "budget-refused";
+    case UnschedulableKind::CapacityBackoff:
+      return "capacity-backoff";
+    case UnschedulableKind::GangIncomplete:
+      return "gang-incomplete";
   }
   return "unknown";
 }

@@ -49,7 +49,8 @@ ClassPacker::ClassPacker(const Resources& req, bool one_per_node,
   // Only these counts are worth filling a node with: where a cheaper offering's capacity ends.
   std::vector<std::int64_t> frontier;
   for (std::size_t p = 1; p <= m; ++p) {
-    if (p == m || best_cost_[p] < best_cost_[p + 1]) frontier.push_back(static_cast<std::int64_t>(p));
+    if (p == m || best_cost_[p] < best_cost_[p + 1])
+      frontier.push_back(static_cast<std::int64_t>(p));
   }
   bulk_ = frontier.front();
   for (std::int64_t p : frontier) {

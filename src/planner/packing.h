@@ -45,11 +45,11 @@ class ClassPacker {
   std::int64_t bulk_nodes(std::int64_t n) const;
 
   std::int64_t max_per_node_ = 0;
-  std::vector<Micros> best_cost_;            // [p]: cheapest offering holding >= p pods
+  std::vector<Micros> best_cost_;  // [p]: cheapest offering holding >= p pods
   std::vector<std::uint32_t> best_offering_;
   std::vector<std::int64_t> best_gpus_;
-  std::int64_t bulk_ = 0;                    // pods per bulk node (lowest price per pod)
-  std::vector<Tail> tail_;                   // optimal packing of r pods, r < 2 * max_per_node_
+  std::int64_t bulk_ = 0;   // pods per bulk node (lowest price per pod)
+  std::vector<Tail> tail_;  // optimal packing of r pods, r < 2 * max_per_node_
 };
 
 }  // namespace fitscale::planner

@@ -9,7 +9,9 @@
 namespace fitscale::planner {
 namespace {
 
-bool is_in_flight(const Node& n) { return n.state == NodeState::InFlight || n.state == NodeState::Registered; }
+bool is_in_flight(const Node& n) {
+  return n.state == NodeState::InFlight || n.state == NodeState::Registered;
+}
 
 // A node the scheduler could bind to now or once it becomes Ready.
 bool takes_new_pods(const Node& n, const Policy& policy, Time now) {
@@ -85,8 +87,8 @@ void ExistingCapacity::put(const Pod& p, Slot& s, std::map<std::string, std::str
   used_.insert(s.node->name);
 }
 
-std::vector<std::uint32_t> ExistingCapacity::place_class(const PodClass& c,
-                                                         std::map<std::string, std::string>& placements) {
+std::vector<std::uint32_t> ExistingCapacity::place_class(
+    const PodClass& c, std::map<std::string, std::string>& placements) {
   std::vector<std::size_t> candidates;
   for (std::size_t i = 0; i < slots_.size(); ++i) {
     if (admits(c, slots_[i])) candidates.push_back(i);
@@ -131,7 +133,8 @@ bool ExistingCapacity::place_gang(const std::vector<PodClass>& members,
         bool placed = false;
         for (std::size_t i = 0; i < slots_.size() && !placed; ++i) {
           Slot& s = slots_[i];
-          if (s.zone != zone || !fits(p.requests, s.free) || !admits(c, s) || repelled(p, s)) continue;
+          if (s.zone != zone || !fits(p.requests, s.free) || !admits(c, s) || repelled(p, s))
+            continue;
           s.free -= p.requests;
           s.pods.push_back(&p);
           done.emplace_back(&p, i);

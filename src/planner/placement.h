@@ -19,10 +19,12 @@ class ExistingCapacity {
                    const std::vector<std::string>& gpu_models);
 
   // Places as many pods of `c` as fit (in the class's order) and returns the ones left over.
-  std::vector<std::uint32_t> place_class(const PodClass& c, std::map<std::string, std::string>& placements);
+  std::vector<std::uint32_t> place_class(const PodClass& c,
+                                         std::map<std::string, std::string>& placements);
 
   // Places every pod of the gang (its members' classes) on nodes of one zone, or none.
-  bool place_gang(const std::vector<PodClass>& members, std::map<std::string, std::string>& placements);
+  bool place_gang(const std::vector<PodClass>& members,
+                  std::map<std::string, std::string>& placements);
 
   bool has_nodes() const { return !slots_.empty(); }
   // Nodes that received a pod in this plan (scale-down must leave them alone).

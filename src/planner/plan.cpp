@@ -99,7 +99,8 @@ class Planner {
       if (x.ns != y.ns) return x.ns < y.ns;
       return x.name < y.name;
     };
-    if (!std::is_sorted(keys.begin(), keys.end(), before)) std::sort(keys.begin(), keys.end(), before);
+    if (!std::is_sorted(keys.begin(), keys.end(), before))
+      std::sort(keys.begin(), keys.end(), before);
     pending_.reserve(keys.size());
     lone_.reserve(keys.size());
     for (const Key& k : keys) {
@@ -118,7 +119,9 @@ class Planner {
     }
     if (gangs_.empty()) return;
     for (const Pod& p : s_.pods) {
-      if (!p.gang || p.node_name.empty() || p.phase == PodPhase::Succeeded || p.phase == PodPhase::Failed) continue;
+      if (!p.gang || p.node_name.empty() || p.phase == PodPhase::Succeeded ||
+          p.phase == PodPhase::Failed)
+        continue;
       auto it = gang_index.find({p.ns, p.gang->name});
       if (it != gang_index.end()) ++gangs_[it->second].running;
     }
@@ -130,7 +133,8 @@ class Planner {
       if (have < g.size) {
         const std::string reason = "gang " + g.name + " has " + format_count(have) + " of " +
                                    format_count(g.size) + " pods; it starts only when all exist";
-        for (std::uint32_t pi : g.pending) unschedulable(pi, UnschedulableKind::GangIncomplete, reason);
+        for (std::uint32_t pi : g.pending)
+          unschedulable(pi, UnschedulableKind::GangIncomplete, reason);
         g.pending.clear();
         continue;
       }
@@ -149,7 +153,8 @@ class Planner {
     // Keep scheduling order for the next steps.
     std::vector<std::uint32_t> rank(s_.pods.size(), 0);
     for (std::size_t i = 0; i < lone_.size(); ++i) rank[lone_[i]] = static_cast<std::uint32_t>(i);
-    std::sort(left.begin(), left.end(), [&](std::uint32_t a, std::uint32_t b) { return rank[a] < rank[b]; });
+    std::sort(left.begin(), left.end(),
+              [&](std::uint32_t a, std::uint32_t b) { return rank[a] < rank[b]; });
     lone_ = std::move(left);
   }
 
@@ -159,18 +164,23 @@ class Planner {
     pod_class_.assign(s_.pods.size(), -1);
     for (std::size_t ci = 0; ci < classes_.size(); ++ci) {
       const PodClass& c = classes_[ci];
-      const planner::OfferingChoice choice = planner::choose_offerings(c, catalog_, policy_, zone_offerings_);
+      const planner::OfferingChoice choice =
+          planner::choose_offerings(c, catalog_, policy_, zone_offerings_);
       if (choice.usable.empty()) {
         const bool backoff = choice.fits_somewhere();
-        const std::string reason = backoff ? planner::backoff_reason(choice, catalog_)
-                                           : planner::no_offering_reason(c, catalog_, zone_offerings_);
+        const std::string reason = backoff
+                                       ? planner::backoff_reason(choice, catalog_)
+                                       : planner::no_offering_reason(c, catalog_, zone_offerings_);
         for (std::uint32_t pi : c.pods) {
-          unschedulable(pi, backoff ? UnschedulableKind::CapacityBackoff : UnschedulableKind::NoOffering, reason);
+          unschedulable(
+              pi, backoff ? UnschedulableKind::CapacityBackoff : UnschedulableKind::NoOffering,
+              reason);
         }
         packers_.emplace_back(std::nullopt);
         continue;
       }
-      packers_.emplace_back(std::in_place, c.exemplar->requests, c.self_anti_affinity, choice.usable, catalog_);
+      packers_.emplace_back(std::in_place, c.exemplar->requests, c.self_anti_affinity,
+                            choice.usable, catalog_);
       for (std::uint32_t pi : c.pods) pod_class_[pi] = static_cast<int>(ci);
     }
     admitted_.assign(classes_.size(), {});
@@ -185,7 +195,8 @@ class Planner {
       auto [it, fresh] = index.try_emplace(std::move(id), jobs.size());
       if (fresh) {
         // The map's key is "ns/job" and outlives the loop: the job key is its tail.
-        jobs.push_back({p.ns, std::string_view(it->first).substr(p.ns.size() + 1), p.created, {}, -1});
+        jobs.push_back(
+            {p.ns, std::string_view(it->first).substr(p.ns.size() + 1), p.created, {}, -1});
       }
       return jobs[it->second];
     };
@@ -223,7 +234,8 @@ class Planner {
       return a.key < b.key;
     };
     // Lone pods arrive in scheduling order, so the jobs are often sorted already.
-    if (!std::is_sorted(jobs.begin(), jobs.end(), older)) std::sort(jobs.begin(), jobs.end(), older);
+    if (!std::is_sorted(jobs.begin(), jobs.end(), older))
+      std::sort(jobs.begin(), jobs.end(), older);
 
     planner::BudgetBook book(s_, policy_, now_);
     std::vector<std::int64_t> count(classes_.size(), 0);
@@ -244,7 +256,8 @@ class Planner {
         }
       }
       if (bad_runtime) {
-        for (std::uint32_t pi : j.pods) unschedulable(pi, UnschedulableKind::NoOffering, *bad_runtime);
+        for (std::uint32_t pi : j.pods)
+          unschedulable(pi, UnschedulableKind::NoOffering, *bad_runtime);
         continue;
       }
       std::optional<planner::GangPlan> gang_plan;
@@ -263,9 +276,12 @@ class Planner {
       } else {
         for (std::uint32_t pi : j.pods) {
           const auto ci = static_cast<std::size_t>(pod_class_[pi]);
-          auto it = std::find_if(per_class.begin(), per_class.end(), [ci](const auto& e) { return e.first == ci; });
-          if (it == per_class.end()) per_class.emplace_back(ci, 1);
-          else ++it->second;
+          auto it = std::find_if(per_class.begin(), per_class.end(),
+                                 [ci](const auto& e) { return e.first == ci; });
+          if (it == per_class.end())
+            per_class.emplace_back(ci, 1);
+          else
+            ++it->second;
         }
         // The job's marginal launch: what the classes' packings cost with it minus without it,
         // so the sum over admitted jobs is exactly what the plan launches.
@@ -283,10 +299,12 @@ class Planner {
         }
       }
       if (gang_plan) {
-        gang_launches_.push_back({std::string(j.ns), std::string(j.key), std::move(gang_plan->groups)});
+        gang_launches_.push_back(
+            {std::string(j.ns), std::string(j.key), std::move(gang_plan->groups)});
       } else {
         for (const auto& [ci, k] : per_class) count[ci] += k;
-        for (std::uint32_t pi : j.pods) admitted_[static_cast<std::size_t>(pod_class_[pi])].push_back(pi);
+        for (std::uint32_t pi : j.pods)
+          admitted_[static_cast<std::size_t>(pod_class_[pi])].push_back(pi);
       }
     }
   }
@@ -320,7 +338,8 @@ class Planner {
     for (const auto& gl : gang_launches_) {
       for (const NewNodes& g : gl.groups) add_launch(g, gl.ns, gl.job, true);
     }
-    for (const planner::MixedGroup& g : planner::pack_mixed(classes_, packers_, admitted_, catalog_)) {
+    for (const planner::MixedGroup& g :
+         planner::pack_mixed(classes_, packers_, admitted_, catalog_)) {
       const Pod& first = s_.pods[g.nodes.pods.front()];
       add_launch(g.nodes, first.ns, first.job_key(), false);
     }

@@ -23,8 +23,8 @@ struct Snapshot {
 struct Policy {
   std::vector<std::string> zones = {"us-east-1a", "us-east-1b", "us-east-1c"};
   std::string pool = "default";
-  Seconds empty_ttl_s = 60;           // an empty node is removed after this long
-  Seconds register_timeout_s = 900;   // an instance that has not registered by then is removed
+  Seconds empty_ttl_s = 60;          // an empty node is removed after this long
+  Seconds register_timeout_s = 900;  // an instance that has not registered by then is removed
   Budgets budgets = safe_default_budgets();
   bool enforce_budgets = true;
   // Offerings currently backed off after a launch failure (Offering::key()).
@@ -36,11 +36,11 @@ struct LaunchDecision {
   std::string zone;
   CapacityType capacity_type = CapacityType::Spot;
   int count = 0;
-  double usd_per_hour = 0;            // of one instance
-  std::vector<std::string> pods;      // "ns/name" of the pods this launch is for
-  std::string owner_namespace;        // charged with idle time
-  std::string job;                    // job key that caused it (first one when several)
-  std::uint32_t offering_index = 0;   // into Catalog::offerings
+  double usd_per_hour = 0;           // of one instance
+  std::vector<std::string> pods;     // "ns/name" of the pods this launch is for
+  std::string owner_namespace;       // charged with idle time
+  std::string job;                   // job key that caused it (first one when several)
+  std::uint32_t offering_index = 0;  // into Catalog::offerings
 };
 
 enum class RemoveReason { Empty, NeverRegistered, Interrupted };
@@ -54,11 +54,11 @@ struct RemoveDecision {
 };
 
 enum class UnschedulableKind {
-  NoOffering,        // no offering can ever hold it (constraints, resources)
-  BudgetWait,        // refused by an hourly cap or count cap right now; reconsidered later
-  BudgetRefused,     // can never fit its caps: refused for good
-  CapacityBackoff,   // fitting offerings are all backed off right now
-  GangIncomplete,    // not all members of the gang exist yet
+  NoOffering,       // no offering can ever hold it (constraints, resources)
+  BudgetWait,       // refused by an hourly cap or count cap right now; reconsidered later
+  BudgetRefused,    // can never fit its caps: refused for good
+  CapacityBackoff,  // fitting offerings are all backed off right now
+  GangIncomplete,   // not all members of the gang exist yet
 };
 struct UnschedulableDecision {
   std::string pod;  // "ns/name"

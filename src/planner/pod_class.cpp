@@ -83,7 +83,8 @@ PodClass make_class(const Pod& p, const std::vector<std::string>& gpu_models) {
   }
   for (const auto& t : p.required_node_affinity) {
     NodeSelectorTerm ct;
-    for (const auto& r : t.requirements) ct.requirements.push_back(canonical_requirement(r, gpu_models));
+    for (const auto& r : t.requirements)
+      ct.requirements.push_back(canonical_requirement(r, gpu_models));
     c.affinity.push_back(std::move(ct));
   }
   c.has_anti_affinity = !p.anti_affinity_hostname.empty();

@@ -34,7 +34,8 @@ std::string pinned_gpu_model(const PodClass& c) {
   if (it != c.node_selector.end()) return it->second;
   if (c.affinity.size() == 1) {
     for (const auto& r : c.affinity[0].requirements) {
-      if (r.key == label::kGpuModel && r.op == SelectorOp::In && r.values.size() == 1) return r.values[0];
+      if (r.key == label::kGpuModel && r.op == SelectorOp::In && r.values.size() == 1)
+        return r.values[0];
     }
   }
   return {};
@@ -61,15 +62,19 @@ std::string needs(const Resources& req, const std::string& gpu_model) {
 // "1,952 of 2,048 GiB memory" for each resource the offering is short of.
 std::string shortfalls(const Resources& req, const Resources& alloc) {
   std::vector<std::string> parts;
-  if (req.cpu_milli > alloc.cpu_milli) parts.push_back(cpu(alloc.cpu_milli) + " of " + cpu(req.cpu_milli) + " CPUs");
+  if (req.cpu_milli > alloc.cpu_milli)
+    parts.push_back(cpu(alloc.cpu_milli) + " of " + cpu(req.cpu_milli) + " CPUs");
   if (req.memory_bytes > alloc.memory_bytes) {
     parts.push_back(gib(alloc.memory_bytes) + " of " + gib(req.memory_bytes) + " GiB memory");
   }
-  if (req.gpus > alloc.gpus) parts.push_back(format_count(alloc.gpus) + " of " + format_count(req.gpus) + " GPUs");
+  if (req.gpus > alloc.gpus)
+    parts.push_back(format_count(alloc.gpus) + " of " + format_count(req.gpus) + " GPUs");
   if (alloc.ephemeral_bytes > 0 && req.ephemeral_bytes > alloc.ephemeral_bytes) {
-    parts.push_back(gib(alloc.ephemeral_bytes) + " of " + gib(req.ephemeral_bytes) + " GiB ephemeral storage");
+    parts.push_back(gib(alloc.ephemeral_bytes) + " of " + gib(req.ephemeral_bytes) +
+                    " GiB ephemeral storage");
   }
-  if (req.pods > alloc.pods) parts.push_back(format_count(alloc.pods) + " of " + format_count(req.pods) + " pods");
+  if (req.pods > alloc.pods)
+    parts.push_back(format_count(alloc.pods) + " of " + format_count(req.pods) + " pods");
   for (const auto& [n, v] : req.extended) {
     std::int64_t have = 0;
     for (const auto& [an, av] : alloc.extended) {
@@ -98,9 +103,11 @@ std::string no_offering_reason(const PodClass& c, const Catalog& catalog,
     if (!anyone) return "requests " + name + " " + format_count(v) + ": no offering has it";
   }
   if (req.gpus > 0) {
-    const bool anyone = std::any_of(candidates.begin(), candidates.end(),
-                                    [&](std::uint32_t i) { return catalog.offerings[i].allocatable.gpus > 0; });
-    if (!anyone) return "requests nvidia.com/gpu " + format_count(req.gpus) + ": no offering has it";
+    const bool anyone = std::any_of(candidates.begin(), candidates.end(), [&](std::uint32_t i) {
+      return catalog.offerings[i].allocatable.gpus > 0;
+    });
+    if (!anyone)
+      return "requests nvidia.com/gpu " + format_count(req.gpus) + ": no offering has it";
   }
   // 2. Labels no offering carries.
   std::vector<std::uint32_t> matching;
@@ -110,11 +117,13 @@ std::string no_offering_reason(const PodClass& c, const Catalog& catalog,
     if (labels_admit(c, o.labels)) matching.push_back(i);
   }
   if (matching.empty()) {
-    const bool selector_alone = std::any_of(candidates.begin(), candidates.end(), [&](std::uint32_t i) {
-      return matches_node_selector(c.node_selector, catalog.offerings[i].labels);
-    });
+    const bool selector_alone =
+        std::any_of(candidates.begin(), candidates.end(), [&](std::uint32_t i) {
+          return matches_node_selector(c.node_selector, catalog.offerings[i].labels);
+        });
     if (!c.node_selector.empty() && !selector_alone) {
-      return "node selector " + describe_selector(c.exemplar->node_selector) + " matches no offering";
+      return "node selector " + describe_selector(c.exemplar->node_selector) +
+             " matches no offering";
     }
     return "required node affinity matches no offering";
   }
@@ -131,15 +140,19 @@ std::string no_offering_reason(const PodClass& c, const Catalog& catalog,
   const Offering& o = catalog.offerings[closest];
   const std::string gpu_model = pinned_gpu_model(c);
   std::string what = "the largest matching offering " + o.instance_type;
-  if (req.gpus > 0 && req.gpus <= o.allocatable.gpus) what += " has " + format_count(o.allocatable.gpus) + " GPUs but";
-  else what += " has";
-  return needs(req, gpu_model) + "; " + what + " " + shortfalls(req, o.allocatable) + " allocatable";
+  if (req.gpus > 0 && req.gpus <= o.allocatable.gpus)
+    what += " has " + format_count(o.allocatable.gpus) + " GPUs but";
+  else
+    what += " has";
+  return needs(req, gpu_model) + "; " + what + " " + shortfalls(req, o.allocatable) +
+         " allocatable";
 }
 
 std::string backoff_reason(const OfferingChoice& choice, const Catalog& catalog) {
-  std::string s = "all " + format_count(static_cast<std::int64_t>(choice.backed_off.size())) +
-                  (choice.backed_off.size() == 1 ? " offering that fits is" : " offerings that fit are") +
-                  " backed off after launch failures (";
+  std::string s =
+      "all " + format_count(static_cast<std::int64_t>(choice.backed_off.size())) +
+      (choice.backed_off.size() == 1 ? " offering that fits is" : " offerings that fit are") +
+      " backed off after launch failures (";
   const std::size_t shown = std::min<std::size_t>(3, choice.backed_off.size());
   for (std::size_t i = 0; i < shown; ++i) {
     s += (i ? ", " : "") + catalog.offerings[choice.backed_off[i]].key();
@@ -159,6 +172,8 @@ std::string short_duration(std::int64_t seconds) {
   return out;
 }
 
-std::string usd_per_hour(Micros micros_per_hour) { return format_usd_micros(micros_per_hour) + "/h"; }
+std::string usd_per_hour(Micros micros_per_hour) {
+  return format_usd_micros(micros_per_hour) + "/h";
+}
 
 }  // namespace fitscale::planner

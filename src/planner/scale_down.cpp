@@ -8,7 +8,9 @@
 namespace fitscale::planner {
 namespace {
 
-bool finished(const Pod& p) { return p.phase == PodPhase::Succeeded || p.phase == PodPhase::Failed; }
+bool finished(const Pod& p) {
+  return p.phase == PodPhase::Succeeded || p.phase == PodPhase::Failed;
+}
 
 // Pins a node: removing it would end work fitscale promised never to interrupt.
 bool pins(const Pod& p) {
@@ -18,11 +20,12 @@ bool pins(const Pod& p) {
 
 }  // namespace
 
-std::vector<RemoveDecision> choose_removals(const Snapshot& snapshot, const Policy& policy, Time now,
+std::vector<RemoveDecision> choose_removals(const Snapshot& snapshot, const Policy& policy,
+                                            Time now,
                                             const std::set<std::string>& nodes_receiving_pods) {
   std::vector<RemoveDecision> out;
-  const bool any_managed =
-      std::any_of(snapshot.nodes.begin(), snapshot.nodes.end(), [](const Node& n) { return n.managed; });
+  const bool any_managed = std::any_of(snapshot.nodes.begin(), snapshot.nodes.end(),
+                                       [](const Node& n) { return n.managed; });
   if (!any_managed) return out;
   std::unordered_map<std::string_view, std::vector<const Pod*>> on_node;
   for (const Pod& p : snapshot.pods) {
@@ -48,10 +51,11 @@ std::vector<RemoveDecision> choose_removals(const Snapshot& snapshot, const Poli
     } else if ((n.state == NodeState::InFlight || n.state == NodeState::Registered) &&
                now - launched > policy.register_timeout_s) {
       d.kind = RemoveReason::NeverRegistered;
-      d.reason = std::string(n.state == NodeState::InFlight ? "not registered" : "not Ready") + " " +
-                 short_duration(now - launched) + " after launch (timeout " +
+      d.reason = std::string(n.state == NodeState::InFlight ? "not registered" : "not Ready") +
+                 " " + short_duration(now - launched) + " after launch (timeout " +
                  short_duration(policy.register_timeout_s) + ")";
-    } else if (n.state == NodeState::Ready && n.empty_since && now - *n.empty_since > policy.empty_ttl_s) {
+    } else if (n.state == NodeState::Ready && n.empty_since &&
+               now - *n.empty_since > policy.empty_ttl_s) {
       d.kind = RemoveReason::Empty;
       d.reason = "empty for " + std::to_string(now - *n.empty_since) + "s";
     } else {

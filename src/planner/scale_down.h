@@ -9,7 +9,8 @@
 
 namespace fitscale::planner {
 
-std::vector<RemoveDecision> choose_removals(const Snapshot& snapshot, const Policy& policy, Time now,
+std::vector<RemoveDecision> choose_removals(const Snapshot& snapshot, const Policy& policy,
+                                            Time now,
                                             const std::set<std::string>& nodes_receiving_pods);
 
 }  // namespace fitscale::planner

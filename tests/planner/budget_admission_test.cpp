@@ -14,9 +14,12 @@ using testing::make_pod;
 using testing::reason_for;
 
 // p3.16xlarge only, on-demand $24.48/h, spot $7.344/h, 8 V100.
-Catalog gpu_catalog() { return make_catalog({{"p3.16xlarge", 64000, 488 * kGi, 8, 7.344, 24.48, "V100"}}); }
+Catalog gpu_catalog() {
+  return make_catalog({{"p3.16xlarge", 64000, 488 * kGi, 8, 7.344, 24.48, "V100"}});
+}
 
-Pod job_pod(const std::string& job, int i, std::int64_t gpus, const std::string& ns = "research-a") {
+Pod job_pod(const std::string& job, int i, std::int64_t gpus,
+            const std::string& ns = "research-a") {
   Pod p = make_pod(job + "-" + std::to_string(i), 8000, 60 * kGi, gpus, ns);
   p.owner = {"Job", job, "uid-" + job};
   return p;
@@ -34,8 +37,9 @@ TEST(BudgetAdmission, TheInternsTenThousandGpuJobIsRefusedByDefaultAndLaunchesNo
     EXPECT_EQ(u.job, "intern");
   }
   // 1,250 spot p3.16xlarge = $9,180/h; x 24h (default maxRuntime) = $220,320.
-  EXPECT_EQ(p.unschedulable[0].reason,
-            "namespace interns: job needs $9,180/h × 24h = $220,320 worst case; usdPerJob is $5,000");
+  EXPECT_EQ(
+      p.unschedulable[0].reason,
+      "namespace interns: job needs $9,180/h × 24h = $220,320 worst case; usdPerJob is $5,000");
 }
 
 TEST(BudgetAdmission, AnOrdinaryEightGpuJobPassesTheDefaults) {
@@ -72,7 +76,8 @@ TEST(BudgetAdmission, TwoJobsThatFitAloneButNotTogetherNeverBothLaunch) {
   ASSERT_NE(u, nullptr);
   EXPECT_EQ(u->kind, UnschedulableKind::BudgetWait);
   EXPECT_EQ(u->reason,
-            "namespace research-a: job needs $7.34/h but $7.34/h is already committed; usdPerHour is $10.00/h");
+            "namespace research-a: job needs $7.34/h but $7.34/h is already committed; usdPerHour "
+            "is $10.00/h");
 }
 
 TEST(BudgetAdmission, RunningInstancesCountAgainstTheHourlyCap) {
@@ -99,7 +104,8 @@ TEST(BudgetAdmission, RunningInstancesCountAgainstTheHourlyCap) {
 TEST(BudgetAdmission, AGangIsRefusedWhole) {
   Policy pol;
   pol.budgets = Budgets{};
-  pol.budgets.namespaces["research-a"] = {std::nullopt, std::nullopt, std::nullopt, 20000.0, 72 * 3600};
+  pol.budgets.namespaces["research-a"] = {std::nullopt, std::nullopt, std::nullopt, 20000.0,
+                                          72 * 3600};
   Snapshot s;
   // 20 pods x 8 GPUs = 20 nodes x $7.344 = $146.88/h x 72h = $10,575.36: fits $20,000.
   // 40 pods: $293.76/h x 72h = $21,150.72: does not, and not one node may launch.
@@ -113,13 +119,15 @@ TEST(BudgetAdmission, AGangIsRefusedWhole) {
   ASSERT_EQ(p.unschedulable.size(), 40u);
   for (const auto& u : p.unschedulable) EXPECT_EQ(u.kind, UnschedulableKind::BudgetRefused);
   EXPECT_EQ(p.unschedulable[0].reason,
-            "namespace research-a: job needs $293.76/h × 72h = $21,150.72 worst case; usdPerJob is $20,000");
+            "namespace research-a: job needs $293.76/h × 72h = $21,150.72 worst case; usdPerJob is "
+            "$20,000");
 }
 
 TEST(BudgetAdmission, DeclaredRuntimeReplacesTheNamespaceDefault) {
   Policy pol;
   pol.budgets = Budgets{};
-  pol.budgets.namespaces["research-a"] = {std::nullopt, std::nullopt, std::nullopt, 100.0, 72 * 3600};
+  pol.budgets.namespaces["research-a"] = {std::nullopt, std::nullopt, std::nullopt, 100.0,
+                                          72 * 3600};
   Snapshot s;
   Pod p = job_pod("short", 0, 8);
   p.active_deadline_s = 3600 * 10;  // $7.344 x 10h = $73.44 <= $100
@@ -146,9 +154,10 @@ TEST(BudgetAdmission, DailyCapCountsSpendSoFarAndOnlyWhatIsLeftOfTheUtcDay) {
   const auto* u = reason_for(out, "research-a/train-0");
   ASSERT_NE(u, nullptr);
   EXPECT_EQ(u->kind, UnschedulableKind::BudgetWait);
-  EXPECT_EQ(u->reason,
-            "namespace research-a: $2,950 spent today + $0 committed worst case + job's $88.13 before "
-            "midnight UTC = $3,038.13; usdPerDay is $3,000");
+  EXPECT_EQ(
+      u->reason,
+      "namespace research-a: $2,950 spent today + $0 committed worst case + job's $88.13 before "
+      "midnight UTC = $3,038.13; usdPerDay is $3,000");
 
   // 23:00 UTC: one hour left today, $7.34 -> $2,957.34: launches.
   out = plan(s, gpu_catalog(), pol, parse_rfc3339("2026-11-29T23:00:00Z"));

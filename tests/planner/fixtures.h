@@ -13,11 +13,17 @@ constexpr std::int64_t kGi = 1024LL * 1024 * 1024;
 constexpr std::int64_t kMi = 1024LL * 1024;
 
 struct TypeSpec {
-  TypeSpec(std::string n, std::int64_t cpu, std::int64_t mem, std::int64_t g = 0, double spot_price = 0,
-           double od_price = 1, std::string model = "",
+  TypeSpec(std::string n, std::int64_t cpu, std::int64_t mem, std::int64_t g = 0,
+           double spot_price = 0, double od_price = 1, std::string model = "",
            std::vector<std::pair<std::string, std::int64_t>> ext = {})
-      : name(std::move(n)), cpu_milli(cpu), memory_bytes(mem), gpus(g), spot(spot_price), on_demand(od_price),
-        gpu_model(std::move(model)), extended(std::move(ext)) {}
+      : name(std::move(n)),
+        cpu_milli(cpu),
+        memory_bytes(mem),
+        gpus(g),
+        spot(spot_price),
+        on_demand(od_price),
+        gpu_model(std::move(model)),
+        extended(std::move(ext)) {}
   std::string name;
   std::int64_t cpu_milli;
   std::int64_t memory_bytes;
@@ -30,7 +36,8 @@ struct TypeSpec {
 
 // Offerings exactly as given (allocatable = the numbers above, 110 pods), in every zone.
 inline Catalog make_catalog(const std::vector<TypeSpec>& specs,
-                            const std::vector<std::string>& zones = {"us-east-1a", "us-east-1b", "us-east-1c"},
+                            const std::vector<std::string>& zones = {"us-east-1a", "us-east-1b",
+                                                                     "us-east-1c"},
                             const std::vector<double>& zone_price_factor = {}) {
   Catalog c;
   for (const TypeSpec& s : specs) {

@@ -1,10 +1,11 @@
 // New-node packing choices a person can check by hand.
+#include "planner/packing.h"
+
 #include <gtest/gtest.h>
 
 #include <map>
 
 #include "fixtures.h"
-#include "planner/packing.h"
 
 namespace fitscale {
 namespace {
@@ -18,7 +19,8 @@ TEST(Packing, TenPodsOf350mOnA1000mNodeTypeNeedFiveNodes) {
   // Two 350m pods fit in 1000m, three do not: 10 pods -> 5 nodes.
   const Catalog cat = make_catalog({{"small", 1000, 8 * kGi, 0, 0.10, 0.30}});
   Snapshot s;
-  for (int i = 0; i < 10; ++i) s.pods.push_back(make_pod("p" + std::to_string(i), 350, 100 * testing::kMi));
+  for (int i = 0; i < 10; ++i)
+    s.pods.push_back(make_pod("p" + std::to_string(i), 350, 100 * testing::kMi));
   const Plan p = plan(s, cat, testing::no_budgets(), 0);
   EXPECT_EQ(launched(p), 5);
   ASSERT_EQ(p.launch.size(), 1u);
@@ -33,7 +35,8 @@ TEST(Packing, PicksTheTypeWithTheLowestPricePerPodAndRightSizesTheTail) {
   // big holds 10 pods of 1 CPU for $0.80 ($0.08/pod), small holds 2 for $0.20 ($0.10/pod).
   // 21 pods: 2 big (20 pods, $1.60) + 1 small for the last pod ($0.20) = $1.80;
   // a third big node would cost $2.40.
-  const Catalog cat = make_catalog({{"big", 10000, 64 * kGi, 0, 0.80, 2.0}, {"small", 2000, 8 * kGi, 0, 0.20, 0.5}});
+  const Catalog cat = make_catalog(
+      {{"big", 10000, 64 * kGi, 0, 0.80, 2.0}, {"small", 2000, 8 * kGi, 0, 0.20, 0.5}});
   Snapshot s;
   for (int i = 0; i < 21; ++i) s.pods.push_back(make_pod("p" + std::to_string(i), 1000, kGi));
   const Plan p = plan(s, cat, testing::no_budgets(), 0);
@@ -43,9 +46,9 @@ TEST(Packing, PicksTheTypeWithTheLowestPricePerPodAndRightSizesTheTail) {
 
 TEST(Packing, SixteenGpuGangOfEightGpuPodsTakesTwoEightGpuInstancesInTheCheapestZone) {
   // Zone b is 10% cheaper than a and c.
-  const Catalog cat = make_catalog(
-      {{"p3.16xlarge", 64000, 488 * kGi, 8, 7.34, 24.48, "V100"}, {"p3.8xlarge", 32000, 244 * kGi, 4, 3.67, 12.24, "V100"}},
-      {"us-east-1a", "us-east-1b", "us-east-1c"}, {1.0, 0.9, 1.0});
+  const Catalog cat = make_catalog({{"p3.16xlarge", 64000, 488 * kGi, 8, 7.34, 24.48, "V100"},
+                                    {"p3.8xlarge", 32000, 244 * kGi, 4, 3.67, 12.24, "V100"}},
+                                   {"us-east-1a", "us-east-1b", "us-east-1c"}, {1.0, 0.9, 1.0});
   Snapshot s;
   for (int i = 0; i < 2; ++i) {
     Pod pod = make_pod("train-" + std::to_string(i), 48000, 300 * kGi, 8);
@@ -85,14 +88,17 @@ TEST(Packing, PodRequiringOnDemandNeverLandsOnSpot) {
   ASSERT_EQ(p.launch.size(), 2u);
   for (const auto& l : p.launch) {
     ASSERT_EQ(l.pods.size(), 1u);
-    if (l.pods[0] == "team-a/db") EXPECT_EQ(l.capacity_type, CapacityType::OnDemand);
-    else EXPECT_EQ(l.capacity_type, CapacityType::Spot);
+    if (l.pods[0] == "team-a/db")
+      EXPECT_EQ(l.capacity_type, CapacityType::OnDemand);
+    else
+      EXPECT_EQ(l.capacity_type, CapacityType::Spot);
   }
 }
 
 TEST(Packing, FallsBackToOnDemandOnlyWhenNoSpotOfferingCanTakeThePod) {
   // "nospot" has no spot price; "spotty" does but is too small for the pod.
-  const Catalog cat = make_catalog({{"spotty", 1000, 4 * kGi, 0, 0.01, 0.05}, {"nospot", 4000, 16 * kGi, 0, 0, 0.20}});
+  const Catalog cat = make_catalog(
+      {{"spotty", 1000, 4 * kGi, 0, 0.01, 0.05}, {"nospot", 4000, 16 * kGi, 0, 0, 0.20}});
   Snapshot s;
   s.pods.push_back(make_pod("big", 3000, 8 * kGi));
   const Plan p = plan(s, cat, testing::no_budgets(), 0);
@@ -102,8 +108,9 @@ TEST(Packing, FallsBackToOnDemandOnlyWhenNoSpotOfferingCanTakeThePod) {
 }
 
 TEST(Packing, BackedOffOfferingFallsBackToTheNextCheapest) {
-  const Catalog cat = make_catalog({{"cheap", 2000, 8 * kGi, 0, 0.02, 0.1}, {"dearer", 2000, 8 * kGi, 0, 0.03, 0.1}},
-                                   {"us-east-1a"});
+  const Catalog cat = make_catalog(
+      {{"cheap", 2000, 8 * kGi, 0, 0.02, 0.1}, {"dearer", 2000, 8 * kGi, 0, 0.03, 0.1}},
+      {"us-east-1a"});
   Snapshot s;
   s.pods.push_back(make_pod("p", 1000, kGi));
   Policy pol = testing::no_budgets();
@@ -148,9 +155,11 @@ TEST(Packing, RequiredAntiAffinityOnHostnamePutsOnePodPerNode) {
 }
 
 TEST(Packing, PlanIsDeterministic) {
-  const Catalog cat = make_catalog({{"a", 4000, 16 * kGi, 0, 0.05, 0.2}, {"b", 8000, 32 * kGi, 0, 0.09, 0.4}});
+  const Catalog cat =
+      make_catalog({{"a", 4000, 16 * kGi, 0, 0.05, 0.2}, {"b", 8000, 32 * kGi, 0, 0.09, 0.4}});
   Snapshot s;
-  for (int i = 0; i < 50; ++i) s.pods.push_back(make_pod("p" + std::to_string(i), 100 + 50 * (i % 7), kGi * (1 + i % 3)));
+  for (int i = 0; i < 50; ++i)
+    s.pods.push_back(make_pod("p" + std::to_string(i), 100 + 50 * (i % 7), kGi * (1 + i % 3)));
   const Plan a = plan(s, cat, testing::no_budgets(), 0);
   const Plan b = plan(s, cat, testing::no_budgets(), 0);
   ASSERT_EQ(a.launch.size(), b.launch.size());
@@ -163,8 +172,9 @@ TEST(Packing, PlanIsDeterministic) {
 }
 
 TEST(ClassPacker, CostOfManyPodsIsBulkNodesPlusTheCheapestTail) {
-  const Catalog cat = make_catalog({{"big", 10000, 64 * kGi, 0, 0.80, 2.0}, {"small", 2000, 8 * kGi, 0, 0.20, 0.5}},
-                                   {"us-east-1a"});
+  const Catalog cat =
+      make_catalog({{"big", 10000, 64 * kGi, 0, 0.80, 2.0}, {"small", 2000, 8 * kGi, 0, 0.20, 0.5}},
+                   {"us-east-1a"});
   std::vector<std::uint32_t> spot;
   for (std::uint32_t i = 0; i < cat.offerings.size(); ++i) {
     if (cat.offerings[i].capacity_type == CapacityType::Spot) spot.push_back(i);
@@ -174,9 +184,9 @@ TEST(ClassPacker, CostOfManyPodsIsBulkNodesPlusTheCheapestTail) {
   req.memory_bytes = kGi;
   req.pods = 1;
   const planner::ClassPacker pk(req, false, spot, cat);
-  EXPECT_EQ(pk.cost(1), 200'000);    // one small
-  EXPECT_EQ(pk.cost(4), 400'000);    // two small ($0.40) beat one big ($0.80)
-  EXPECT_EQ(pk.cost(7), 800'000);    // one big ($0.80) ties four small; never more
+  EXPECT_EQ(pk.cost(1), 200'000);  // one small
+  EXPECT_EQ(pk.cost(4), 400'000);  // two small ($0.40) beat one big ($0.80)
+  EXPECT_EQ(pk.cost(7), 800'000);  // one big ($0.80) ties four small; never more
   EXPECT_EQ(pk.cost(1001), 100 * 800'000 + 200'000);
   EXPECT_EQ(pk.nodes(1001), 101);
 }
@@ -190,7 +200,8 @@ namespace {
 TEST(Packing, CpuHeavyAndMemoryHeavyPodsShareNodes) {
   // One type, 4 CPUs and 16 GiB. Alone, each pod below needs its own node (8 nodes); a
   // 3.5-CPU/1-GiB pod and a 0.1-CPU/12-GiB pod fit together: 4 nodes.
-  const Catalog cat = testing::make_catalog({{"m", 4000, 16 * testing::kGi, 0, 0.10, 0.3}}, {"us-east-1a"});
+  const Catalog cat =
+      testing::make_catalog({{"m", 4000, 16 * testing::kGi, 0, 0.10, 0.3}}, {"us-east-1a"});
   Snapshot s;
   for (int i = 0; i < 4; ++i) {
     s.pods.push_back(testing::make_pod("cpu-" + std::to_string(i), 3500, testing::kGi));
@@ -214,7 +225,8 @@ TEST(Packing, MixedNodesNeverHoldMoreThanTheirAllocatable) {
   const std::int64_t mems[] = {100, 256, 512, 1024, 2048, 4096};
   std::map<std::string, Resources> req;
   for (int i = 0; i < 600; ++i) {
-    Pod p = testing::make_pod("p" + std::to_string(i), cpus[(i * 7) % 5], mems[(i * 11) % 6] * testing::kMi);
+    Pod p = testing::make_pod("p" + std::to_string(i), cpus[(i * 7) % 5],
+                              mems[(i * 11) % 6] * testing::kMi);
     req[p.key()] = p.requests;
     s.pods.push_back(p);
   }

@@ -49,9 +49,10 @@ TEST(Reasons, TooBigForTheLargestOfferingOfItsGpuModel) {
   const Plan out = plan(s, gpu_catalog(), testing::no_budgets(), 0);
   const auto* u = reason_for(out, "team-a/llm");
   ASSERT_NE(u, nullptr);
-  EXPECT_EQ(u->reason,
-            "needs 8 GPUs of model H100, cpu 96 and 2,048 GiB memory; the largest matching offering "
-            "p5.48xlarge has 8 GPUs but 1,952 of 2,048 GiB memory allocatable");
+  EXPECT_EQ(
+      u->reason,
+      "needs 8 GPUs of model H100, cpu 96 and 2,048 GiB memory; the largest matching offering "
+      "p5.48xlarge has 8 GPUs but 1,952 of 2,048 GiB memory allocatable");
 }
 
 TEST(Reasons, AffinityNoOfferingMatches) {
