@@ -36,10 +36,12 @@ std::string LeaderElector::lease_path() const {
   return "/apis/coordination.k8s.io/v1/namespaces/" + options_.ns + "/leases/" + options_.name;
 }
 
-void LeaderElector::set_leader(bool leader) {
+void LeaderElector::set_leader(bool leader, bool released) {
   bool was = leader_.exchange(leader);
   if (was == leader) return;
-  if (leader) {
+  if (released) {
+    spdlog::info("leader election: {} gives up lease {}/{}", options_.identity, options_.ns, options_.name);
+  } else if (leader) {
     spdlog::info("leader election: {} acquired lease {}/{}", options_.identity, options_.ns, options_.name);
   } else {
     spdlog::warn("leader election: {} is not the leader any more ({}/{}): stopped acting",
@@ -182,8 +184,8 @@ bool LeaderElector::release() {
     spec["holderIdentity"] = "";
     spec["leaseDurationSeconds"] = 1;
     spec["renewTime"] = format_micro_time(now);
+    set_leader(false, /*released=*/true);  // stop acting before the lease is visibly free
     HttpResponse put = client_.send("PUT", lease_path(), lease.dump());
-    set_leader(false);
     if (put.ok()) spdlog::info("leader election: released lease {}/{}", options_.ns, options_.name);
     return put.ok();
   } catch (const json::exception&) {

@@ -48,7 +48,7 @@ class LeaderElector {
   bool release();
 
  private:
-  void set_leader(bool leader);
+  void set_leader(bool leader, bool released = false);
   std::string lease_path() const;
 
   ApiClient client_;
