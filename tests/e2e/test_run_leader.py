@@ -43,6 +43,15 @@ def check_leader_failover(w):
     wait_for("b to launch for job two", lambda: "launch two" in w.run_log("b"), timeout=30)
     print(f"leader: ok; b took over {took:.1f}s after a was killed")
 
+    # A graceful stop releases the lease (holder cleared) so a standby need not wait it out.
+    proc_b = w.runs["b"][0]
+    proc_b.send_signal(signal.SIGTERM)
+    assert proc_b.wait(timeout=15) == 0
+    assert holder(w) == "", f"lease still held by {holder(w)!r} after a graceful stop"
+    w.start_run("c", "--lease-duration", "30")
+    wait_for("c to take the released lease", lambda: holder(w) == "c", timeout=20)
+    print("release: ok; SIGTERM cleared the holder and c took the lease")
+
 
 def main():
     tmp = tempfile.mkdtemp(prefix="fitscale-run-leader-")
