@@ -34,7 +34,8 @@ std::unique_ptr<aws::AwsStack> make_aws_stack(const Config& config, const std::s
   if (!endpoint.empty()) options.endpoint = endpoint;
   if (!cluster_name.empty()) options.provider.cluster_name = cluster_name;
   options.jitter_seed = std::random_device{}();
-  return std::make_unique<aws::AwsStack>(std::move(credentials), std::move(options), clock, catalog);
+  return std::make_unique<aws::AwsStack>(std::move(credentials), std::move(options), clock,
+                                         catalog);
 }
 
 }  // namespace fitscale::cli

@@ -24,7 +24,9 @@ ApiFacts facts() {
   f.types["g4dn.xlarge"] = {"g4dn.xlarge", "amd64", 4, 16384, 1, "T4", 16384};
   f.types["m5.large"] = {"m5.large", "amd64", 2, 8192, 0, "", 0};
   f.types["x9.unpriced"] = {"x9.unpriced", "arm64", 8, 32768, 0, "", 0};
-  f.offered = {{"g4dn.xlarge", "us-east-1a"}, {"m5.large", "us-east-1a"}, {"m5.large", "us-east-1b"},
+  f.offered = {{"g4dn.xlarge", "us-east-1a"},
+               {"m5.large", "us-east-1a"},
+               {"m5.large", "us-east-1b"},
                {"x9.unpriced", "us-east-1a"}};
   f.spot = {{{"g4dn.xlarge", "us-east-1a"}, 0.2104}};
   return f;
@@ -44,9 +46,10 @@ const Offering* find(const Catalog& c, const std::string& key) {
 }
 
 TEST(AwsApiCatalog, UnpricedTypeIsNeverOfferedAndSaysWhy) {
-  auto c = merge_api_catalog(facts(), {row("g4dn.xlarge", 0.526, 0.2), row("m5.large", 0.096, 0.04),
-                                        row("p3.2xlarge", 3.06, 1.0)},
-                             two_zones());
+  auto c = merge_api_catalog(
+      facts(),
+      {row("g4dn.xlarge", 0.526, 0.2), row("m5.large", 0.096, 0.04), row("p3.2xlarge", 3.06, 1.0)},
+      two_zones());
   for (const auto& o : c.catalog.offerings) EXPECT_NE(o.instance_type, "x9.unpriced");
   ASSERT_EQ(c.excluded.size(), 2u);
   EXPECT_EQ(c.excluded[0].instance_type, "p3.2xlarge");
@@ -56,8 +59,8 @@ TEST(AwsApiCatalog, UnpricedTypeIsNeverOfferedAndSaysWhy) {
 }
 
 TEST(AwsApiCatalog, OfferingsOnlyInZonesTheApiOffersWithLiveSpotPrices) {
-  auto c = merge_api_catalog(facts(), {row("g4dn.xlarge", 0.526, 0.2), row("m5.large", 0.096, 0.04)},
-                             two_zones());
+  auto c = merge_api_catalog(
+      facts(), {row("g4dn.xlarge", 0.526, 0.2), row("m5.large", 0.096, 0.04)}, two_zones());
   ASSERT_NE(find(c.catalog, "g4dn.xlarge/us-east-1a/spot"), nullptr);
   EXPECT_EQ(find(c.catalog, "g4dn.xlarge/us-east-1a/spot")->micros_per_hour, 210400);  // live
   EXPECT_EQ(find(c.catalog, "g4dn.xlarge/us-east-1a/on-demand")->micros_per_hour, 526000);
@@ -74,13 +77,17 @@ TEST(AwsApiCatalog, ParsesTheApiShapes) {
   pugi::xml_document d;
   d.load_string(
       "<DescribeInstanceTypesResponse><instanceTypeSet><item><instanceType>g5.xlarge</instanceType>"
-      "<processorInfo><supportedArchitectures><item>x86_64</item></supportedArchitectures></processorInfo>"
-      "<vCpuInfo><defaultVCpus>4</defaultVCpus></vCpuInfo><memoryInfo><sizeInMiB>16384</sizeInMiB></memoryInfo>"
+      "<processorInfo><supportedArchitectures><item>x86_64</item></supportedArchitectures></"
+      "processorInfo>"
+      "<vCpuInfo><defaultVCpus>4</defaultVCpus></vCpuInfo><memoryInfo><sizeInMiB>16384</"
+      "sizeInMiB></memoryInfo>"
       "<gpuInfo><gpus><item><name>A10G</name><manufacturer>NVIDIA</manufacturer><count>1</count>"
       "<memoryInfo><sizeInMiB>24576</sizeInMiB></memoryInfo></item></gpus></gpuInfo></item>"
-      "<item><instanceType>m7g.large</instanceType><processorInfo><supportedArchitectures><item>arm64</item>"
+      "<item><instanceType>m7g.large</"
+      "instanceType><processorInfo><supportedArchitectures><item>arm64</item>"
       "</supportedArchitectures></processorInfo><vCpuInfo><defaultVCpus>2</defaultVCpus></vCpuInfo>"
-      "<memoryInfo><sizeInMiB>8192</sizeInMiB></memoryInfo></item></instanceTypeSet></DescribeInstanceTypesResponse>");
+      "<memoryInfo><sizeInMiB>8192</sizeInMiB></memoryInfo></item></instanceTypeSet></"
+      "DescribeInstanceTypesResponse>");
   ApiFacts f;
   parse_instance_types(d.document_element(), f);
   EXPECT_EQ(f.types["g5.xlarge"].gpu, 1);
@@ -90,7 +97,8 @@ TEST(AwsApiCatalog, ParsesTheApiShapes) {
   EXPECT_EQ(f.types["m7g.large"].gpu, 0);
   pugi::xml_document s;
   s.load_string(
-      "<DescribeSpotPriceHistoryResponse><spotPriceHistorySet><item><instanceType>g5.xlarge</instanceType>"
+      "<DescribeSpotPriceHistoryResponse><spotPriceHistorySet><item><instanceType>g5.xlarge</"
+      "instanceType>"
       "<availabilityZone>us-east-1a</availabilityZone><spotPrice>0.401200</spotPrice></item>"
       "<item><instanceType>g5.xlarge</instanceType><availabilityZone>us-east-1a</availabilityZone>"
       "<spotPrice>0.9</spotPrice></item></spotPriceHistorySet></DescribeSpotPriceHistoryResponse>");

@@ -20,9 +20,12 @@ class PendingPods final : public ClusterView {
   }
   bool cordon(const std::string&) override { return true; }
   bool add_taint(const std::string&, const Taint&) override { return true; }
-  EvictOutcome evict(const std::string&, const std::string&) override { return EvictOutcome::Evicted; }
+  EvictOutcome evict(const std::string&, const std::string&) override {
+    return EvictOutcome::Evicted;
+  }
   bool delete_node(const std::string&) override { return true; }
-  void record_event(const ObjectRef&, const std::string&, const std::string&, const std::string&) override {}
+  void record_event(const ObjectRef&, const std::string&, const std::string&,
+                    const std::string&) override {}
 };
 
 Pod job_pod(const std::string& name, std::int64_t gpus, bool on_demand) {
@@ -52,7 +55,8 @@ class AwsControllerMoto : public AwsMoto {
     zones.zones = {"us-east-1a", "us-east-1b"};
     auto facts = fetch_api_facts(s.ec2, zones, s.clock.now());
     catalog = std::make_unique<Catalog>(
-        merge_api_catalog(facts, parse_catalog_csv(default_catalog_csv(), "embedded"), zones).catalog);
+        merge_api_catalog(facts, parse_catalog_csv(default_catalog_csv(), "embedded"), zones)
+            .catalog);
   }
   static ControllerOptions controller_options(const std::string& cluster) {
     ControllerOptions o;

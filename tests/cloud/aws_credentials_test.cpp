@@ -41,10 +41,12 @@ TEST(AwsCredentials, ConfigFileProfilesAreNamedProfileX) {
 
 TEST(AwsCredentials, MalformedLineNamesFileAndLine) {
   try {
-    parse_credentials_ini("[default]\nthis is not a setting\n", "/home/u/.aws/credentials", "default", false);
+    parse_credentials_ini("[default]\nthis is not a setting\n", "/home/u/.aws/credentials",
+                          "default", false);
     FAIL();
   } catch (const InputError& e) {
-    EXPECT_NE(std::string(e.what()).find("/home/u/.aws/credentials:2"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("/home/u/.aws/credentials:2"), std::string::npos)
+        << e.what();
   }
 }
 

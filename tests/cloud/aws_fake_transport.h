@@ -22,7 +22,9 @@ class FakeTransport final : public HttpTransport {
   HttpResponse post(const std::string& url, const NameValues& headers,
                     const std::string& body) override {
     sent.push_back({url, headers, body});
-    if (answers.empty()) return {500, "<Response><Errors><Error><Code>NoScript</Code></Error></Errors></Response>", ""};
+    if (answers.empty())
+      return {500, "<Response><Errors><Error><Code>NoScript</Code></Error></Errors></Response>",
+              ""};
     auto a = answers.front();
     answers.pop_front();
     return a;

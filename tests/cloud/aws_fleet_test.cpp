@@ -96,7 +96,8 @@ TEST(AwsFleet, PartialFulfilmentKeepsWhatCameUpAndReportsTheCapacityErrorForTheR
       "<CreateFleetResponse><fleetId>fleet-1</fleetId>"
       "<errorSet><item><errorCode>InsufficientInstanceCapacity</errorCode><errorMessage>no p3 in 1b"
       "</errorMessage><lifecycle>spot</lifecycle></item></errorSet>"
-      "<fleetInstanceSet><item><lifecycle>spot</lifecycle><instanceIds><item>i-1</item></instanceIds>"
+      "<fleetInstanceSet><item><lifecycle>spot</lifecycle><instanceIds><item>i-1</item></"
+      "instanceIds>"
       "<instanceType>p3.8xlarge</instanceType></item></fleetInstanceSet></CreateFleetResponse>");
   auto r = parse_create_fleet(d.document_element(), spot_request(), 1000);
   ASSERT_EQ(r.launched.size(), 1u);
@@ -118,7 +119,8 @@ TEST(AwsFleet, OnlyCapacityCodesAreCapacityErrors) {
                            "InstanceLimitExceeded", "SpotMaxPriceTooLow", "Unsupported"}) {
     auto d = parse(std::string("<R><errorSet><item><errorCode>") + code +
                    "</errorCode></item></errorSet></R>");
-    EXPECT_TRUE(parse_create_fleet(d.document_element(), spot_request(), 0).failures[0].capacity_error)
+    EXPECT_TRUE(
+        parse_create_fleet(d.document_element(), spot_request(), 0).failures[0].capacity_error)
         << code;
   }
   for (const char* code : {"InvalidLaunchTemplateName.NotFoundException", "UnauthorizedOperation",

@@ -53,10 +53,14 @@ class CapacityFaults final : public HttpTransport {
         body.find("InstanceType=" + no_capacity_type + "&") != std::string::npos) {
       ++faults;
       return {200,
-              "<CreateFleetResponse xmlns=\"http://ec2.amazonaws.com/doc/2016-11-15/\"><requestId>x</requestId>"
-              "<fleetId>fleet-injected</fleetId><errorSet><item><errorCode>InsufficientInstanceCapacity</errorCode>"
-              "<errorMessage>We currently do not have sufficient " + no_capacity_type +
-                  " capacity in the Availability Zone you requested.</errorMessage><lifecycle>spot</lifecycle>"
+              "<CreateFleetResponse "
+              "xmlns=\"http://ec2.amazonaws.com/doc/2016-11-15/\"><requestId>x</requestId>"
+              "<fleetId>fleet-injected</"
+              "fleetId><errorSet><item><errorCode>InsufficientInstanceCapacity</errorCode>"
+              "<errorMessage>We currently do not have sufficient " +
+                  no_capacity_type +
+                  " capacity in the Availability Zone you "
+                  "requested.</errorMessage><lifecycle>spot</lifecycle>"
                   "</item></errorSet><fleetInstanceSet/></CreateFleetResponse>",
               ""};
     }
@@ -101,17 +105,19 @@ class AwsMoto : public ::testing::Test {
     WallClock clock;
     QueryClient iam(http, setup, iam_service(endpoint), clock, sleeper, [] { return 0.0; });
     iam.call("CreateUser", {{"UserName", "fitscale"}});
-    iam.call("PutUserPolicy",
-             {{"UserName", "fitscale"},
-              {"PolicyName", "autoscaler"},
-              {"PolicyDocument",
-               R"({"Version":"2012-10-17","Statement":[{"Effect":"Allow","Action":["ec2:*","autoscaling:*"],"Resource":"*"}]})"}});
+    iam.call(
+        "PutUserPolicy",
+        {{"UserName", "fitscale"},
+         {"PolicyName", "autoscaler"},
+         {"PolicyDocument",
+          R"({"Version":"2012-10-17","Statement":[{"Effect":"Allow","Action":["ec2:*","autoscaling:*"],"Resource":"*"}]})"}});
     auto key = iam.call("CreateAccessKey", {{"UserName", "fitscale"}});
     auto k = key->document_element().child("CreateAccessKeyResult").child("AccessKey");
     user = {text(k, "AccessKeyId"), text(k, "SecretAccessKey"), "", "moto IAM user"};
     ASSERT_FALSE(user.empty());
 
-    QueryClient ec2(http, setup, ec2_service("us-east-1", endpoint), clock, sleeper, [] { return 0.0; });
+    QueryClient ec2(http, setup, ec2_service("us-east-1", endpoint), clock, sleeper,
+                    [] { return 0.0; });
     auto vpc = ec2.call("CreateVpc", {{"CidrBlock", "10.0.0.0/16"}});
     const std::string vpc_id = vpc->document_element().child("vpc").child_value("vpcId");
     int n = 1;
@@ -129,7 +135,9 @@ class AwsMoto : public ::testing::Test {
                                       {"LaunchTemplateData.ImageId", "ami-12c6146b"},
                                       {"LaunchTemplateData.InstanceType", "m5.large"}});
     // From now on every request must carry a valid SigV4 signature of a known key.
-    ASSERT_EQ(http.post(endpoint + "/moto-api/reset-auth", {{"Content-Type", "text/plain"}}, "0").status, 200);
+    ASSERT_EQ(
+        http.post(endpoint + "/moto-api/reset-auth", {{"Content-Type", "text/plain"}}, "0").status,
+        200);
   }
 
   static void TearDownTestSuite() {
@@ -151,7 +159,8 @@ class AwsMoto : public ::testing::Test {
     AwsProvider provider;
     Stack(const Credentials& c, AwsProviderOptions o)
         : ec2(faults, c, ec2_service("us-east-1", endpoint), clock, sleeper, [] { return 0.5; }),
-          asg(faults, c, autoscaling_service("us-east-1", endpoint), clock, sleeper, [] { return 0.5; }),
+          asg(faults, c, autoscaling_service("us-east-1", endpoint), clock, sleeper,
+              [] { return 0.5; }),
           provider(ec2, &asg, nullptr, clock, std::move(o)) {}
   };
 
@@ -178,6 +187,5 @@ class AwsMoto : public ::testing::Test {
     return r;
   }
 };
-
 
 }  // namespace fitscale::aws

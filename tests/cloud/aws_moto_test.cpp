@@ -26,7 +26,11 @@ TEST_F(AwsMoto, SpotLaunchComesUpTaggedFromTheTemplateInTheZonesSubnet) {
   }
   // Read back through the raw API: the subnet of the zone and the configured launch template.
   auto doc = s.ec2.call("DescribeInstances", {{"InstanceId.1", listed[0].id}});
-  auto inst = doc->document_element().child("reservationSet").child("item").child("instancesSet").child("item");
+  auto inst = doc->document_element()
+                  .child("reservationSet")
+                  .child("item")
+                  .child("instancesSet")
+                  .child("item");
   EXPECT_EQ(std::string(inst.child_value("subnetId")), subnets["us-east-1b"]);
   EXPECT_EQ(std::string(inst.child_value("imageId")), "ami-12c6146b");
 }
@@ -89,7 +93,9 @@ TEST_F(AwsMoto, ARestartedProviderFindsEveryInstanceByTagAndTerminatesThem) {
     for (const auto& i : r.launched) ids.push_back(i.id);
     // Another cluster's instances are never ours.
     Stack other(user, fleet_options("c-other"));
-    ASSERT_EQ(other.provider.launch(request("c5.large", "us-east-1a", CapacityType::Spot, 1)).launched.size(), 1u);
+    ASSERT_EQ(other.provider.launch(request("c5.large", "us-east-1a", CapacityType::Spot, 1))
+                  .launched.size(),
+              1u);
   }
   Stack after(user, fleet_options("c-restart"));
   auto listed = after.provider.list_instances();
@@ -105,20 +111,19 @@ TEST_F(AwsMoto, ARestartedProviderFindsEveryInstanceByTagAndTerminatesThem) {
 
 TEST_F(AwsMoto, AutoScalingGroupScalesFromZeroToNWithinMaxAndBack) {
   Stack s(user, fleet_options("c-asg"));
-  s.asg.call("CreateAutoScalingGroup",
-             {{"AutoScalingGroupName", "c-asg-m5"},
-              {"LaunchTemplate.LaunchTemplateName", "asg-nodes"},
-              {"LaunchTemplate.Version", "$Latest"},
-              {"MinSize", "0"},
-              {"MaxSize", "3"},
-              {"DesiredCapacity", "0"},
-              {"VPCZoneIdentifier", subnets["us-east-1a"]},
-              {"Tags.member.1.Key", "fitscale.io/cluster"},
-              {"Tags.member.1.Value", "c-asg"},
-              {"Tags.member.1.PropagateAtLaunch", "true"},
-              {"Tags.member.2.Key", "fitscale.io/pool"},
-              {"Tags.member.2.Value", "cpu"},
-              {"Tags.member.2.PropagateAtLaunch", "true"}});
+  s.asg.call("CreateAutoScalingGroup", {{"AutoScalingGroupName", "c-asg-m5"},
+                                        {"LaunchTemplate.LaunchTemplateName", "asg-nodes"},
+                                        {"LaunchTemplate.Version", "$Latest"},
+                                        {"MinSize", "0"},
+                                        {"MaxSize", "3"},
+                                        {"DesiredCapacity", "0"},
+                                        {"VPCZoneIdentifier", subnets["us-east-1a"]},
+                                        {"Tags.member.1.Key", "fitscale.io/cluster"},
+                                        {"Tags.member.1.Value", "c-asg"},
+                                        {"Tags.member.1.PropagateAtLaunch", "true"},
+                                        {"Tags.member.2.Key", "fitscale.io/pool"},
+                                        {"Tags.member.2.Value", "cpu"},
+                                        {"Tags.member.2.PropagateAtLaunch", "true"}});
   auto o = fleet_options("c-asg");
   o.mode = AwsMode::Asg;
   Stack a(user, o);

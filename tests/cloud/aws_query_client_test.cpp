@@ -15,15 +15,16 @@ const Credentials kCreds{"AKIDEXAMPLE", "wJalrXUtnFEMI/K7MDENG+bPxRfiCYEXAMPLEKE
 
 std::string ec2_error(const std::string& code) {
   return "<?xml version=\"1.0\"?><Response><Errors><Error><Code>" + code +
-         "</Code><Message>msg of " + code + "</Message></Error></Errors><RequestID>r</RequestID></Response>";
+         "</Code><Message>msg of " + code +
+         "</Message></Error></Errors><RequestID>r</RequestID></Response>";
 }
 
 struct Client {
   FakeTransport transport;
   RecordingSleeper sleeper;
   FixedClock clock;
-  QueryClient client{transport, kCreds, ec2_service("us-east-1", "http://127.0.0.1:5000"), clock,
-                     sleeper, [] { return 0.5; }};
+  QueryClient client{transport, kCreds,  ec2_service("us-east-1", "http://127.0.0.1:5000"),
+                     clock,     sleeper, [] { return 0.5; }};
 };
 
 TEST(AwsQueryClient, SendsASignedFormPostWithActionAndVersion) {
@@ -33,7 +34,9 @@ TEST(AwsQueryClient, SendsASignedFormPostWithActionAndVersion) {
   ASSERT_EQ(c.transport.sent.size(), 1u);
   const auto& s = c.transport.sent[0];
   EXPECT_EQ(s.url, "http://127.0.0.1:5000");
-  EXPECT_EQ(s.body, "Action=DescribeInstances&Version=2016-11-15&Filter.1.Name=tag%3Afitscale.io%2Fcluster");
+  EXPECT_EQ(
+      s.body,
+      "Action=DescribeInstances&Version=2016-11-15&Filter.1.Name=tag%3Afitscale.io%2Fcluster");
   std::string auth, host, date;
   for (const auto& [k, v] : s.headers) {
     if (k == "Authorization") auth = v;
@@ -42,22 +45,29 @@ TEST(AwsQueryClient, SendsASignedFormPostWithActionAndVersion) {
   }
   EXPECT_EQ(host, "127.0.0.1:5000");
   EXPECT_EQ(date, "20150830T123600Z");
-  EXPECT_EQ(auth.rfind("AWS4-HMAC-SHA256 Credential=AKIDEXAMPLE/20150830/us-east-1/ec2/aws4_request, "
-                       "SignedHeaders=content-type;host;x-amz-date, Signature=", 0),
-            0u)
+  EXPECT_EQ(
+      auth.rfind("AWS4-HMAC-SHA256 Credential=AKIDEXAMPLE/20150830/us-east-1/ec2/aws4_request, "
+                 "SignedHeaders=content-type;host;x-amz-date, Signature=",
+                 0),
+      0u)
       << auth;
   // The secret never leaves the process.
-  for (const auto& [k, v] : s.headers) EXPECT_EQ(v.find(kCreds.secret_access_key), std::string::npos);
+  for (const auto& [k, v] : s.headers)
+    EXPECT_EQ(v.find(kCreds.secret_access_key), std::string::npos);
   EXPECT_EQ(s.body.find(kCreds.secret_access_key), std::string::npos);
 }
 
 TEST(AwsQueryClient, RetriesThrottlingAndServerErrorsWithGrowingJitteredDelays) {
   Client c;
   c.transport.answers.push_back({503, ec2_error("RequestLimitExceeded"), ""});
-  c.transport.answers.push_back({400, "<ErrorResponse><Error><Code>Throttling</Code><Message>Rate exceeded</Message></Error></ErrorResponse>", ""});
+  c.transport.answers.push_back({400,
+                                 "<ErrorResponse><Error><Code>Throttling</Code><Message>Rate "
+                                 "exceeded</Message></Error></ErrorResponse>",
+                                 ""});
   c.transport.answers.push_back({500, "<html>oops</html>", ""});
   c.transport.answers.push_back({0, "", "Connection refused"});
-  c.transport.answers.push_back({200, "<DescribeInstancesResponse><ok>yes</ok></DescribeInstancesResponse>", ""});
+  c.transport.answers.push_back(
+      {200, "<DescribeInstancesResponse><ok>yes</ok></DescribeInstancesResponse>", ""});
   auto doc = c.client.call("DescribeInstances", {});
   EXPECT_EQ(text(doc->document_element(), "ok"), "yes");
   EXPECT_EQ(c.transport.sent.size(), 5u);
@@ -67,7 +77,8 @@ TEST(AwsQueryClient, RetriesThrottlingAndServerErrorsWithGrowingJitteredDelays) 
 
 TEST(AwsQueryClient, GivesUpAfterMaxAttemptsWithTheLastCode) {
   Client c;
-  for (int i = 0; i < 10; ++i) c.transport.answers.push_back({503, ec2_error("RequestLimitExceeded"), ""});
+  for (int i = 0; i < 10; ++i)
+    c.transport.answers.push_back({503, ec2_error("RequestLimitExceeded"), ""});
   try {
     c.client.call("CreateFleet", {});
     FAIL() << "expected AwsError";
@@ -106,13 +117,19 @@ TEST(AwsQueryClient, DecodesBothErrorShapes) {
   EXPECT_EQ(ec2.code, "InvalidParameterValue");
   EXPECT_EQ(ec2.message, "msg of InvalidParameterValue");
   auto asg = decode_error(
-      "<ErrorResponse xmlns=\"http://autoscaling.amazonaws.com/doc/2011-01-01/\"><Error><Type>Sender</Type>"
-      "<Code>ValidationError</Code><Message>New SetDesiredCapacity value 9 is above max value 5</Message>"
+      "<ErrorResponse "
+      "xmlns=\"http://autoscaling.amazonaws.com/doc/2011-01-01/\"><Error><Type>Sender</Type>"
+      "<Code>ValidationError</Code><Message>New SetDesiredCapacity value 9 is above max value "
+      "5</Message>"
       "</Error></ErrorResponse>",
       400);
   EXPECT_EQ(asg.code, "ValidationError");
-  EXPECT_EQ(decode_error("<ErrorResponse><Errors><Error><Code>AuthFailure</Code></Error></Errors></ErrorResponse>", 401).code,
-            "AuthFailure");
+  EXPECT_EQ(
+      decode_error(
+          "<ErrorResponse><Errors><Error><Code>AuthFailure</Code></Error></Errors></ErrorResponse>",
+          401)
+          .code,
+      "AuthFailure");
   EXPECT_EQ(decode_error("not xml", 502).code, "HTTP502");
 }
 
@@ -133,8 +150,16 @@ TEST(AwsQueryClient, FollowsNextTokenAcrossPages) {
 
 TEST(AwsQueryClient, FollowsAutoScalingNextTokenInsideTheResult) {
   Client c;
-  c.transport.answers.push_back({200, "<DescribeAutoScalingGroupsResponse><DescribeAutoScalingGroupsResult><NextToken>t2</NextToken></DescribeAutoScalingGroupsResult></DescribeAutoScalingGroupsResponse>", ""});
-  c.transport.answers.push_back({200, "<DescribeAutoScalingGroupsResponse><DescribeAutoScalingGroupsResult/></DescribeAutoScalingGroupsResponse>", ""});
+  c.transport.answers.push_back(
+      {200,
+       "<DescribeAutoScalingGroupsResponse><DescribeAutoScalingGroupsResult><NextToken>t2</"
+       "NextToken></DescribeAutoScalingGroupsResult></DescribeAutoScalingGroupsResponse>",
+       ""});
+  c.transport.answers.push_back(
+      {200,
+       "<DescribeAutoScalingGroupsResponse><DescribeAutoScalingGroupsResult/></"
+       "DescribeAutoScalingGroupsResponse>",
+       ""});
   int pages = 0;
   c.client.call_paginated("DescribeAutoScalingGroups", {}, [&](const pugi::xml_node&) { ++pages; });
   EXPECT_EQ(pages, 2);
@@ -151,7 +176,8 @@ TEST(AwsQueryClient, SessionTokenIsSent) {
   client.call("DescribeAutoScalingGroups", {});
   EXPECT_EQ(t.sent[0].url, "https://autoscaling.eu-west-1.amazonaws.com");
   bool found = false;
-  for (const auto& [k, v] : t.sent[0].headers) found = found || (k == "X-Amz-Security-Token" && v == "tok");
+  for (const auto& [k, v] : t.sent[0].headers)
+    found = found || (k == "X-Amz-Security-Token" && v == "tok");
   EXPECT_TRUE(found);
   EXPECT_NE(t.sent[0].body.find("Version=2011-01-01"), std::string::npos);
 }

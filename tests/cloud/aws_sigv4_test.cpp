@@ -24,7 +24,9 @@ std::string expected(std::string signed_headers, std::string signature,
          "/aws4_request, SignedHeaders=" + signed_headers + ", Signature=" + signature;
 }
 
-TEST(SigV4, AmzDateIsBasicIso8601Utc) { EXPECT_EQ(amz_date(k20150830T123600Z), "20150830T123600Z"); }
+TEST(SigV4, AmzDateIsBasicIso8601Utc) {
+  EXPECT_EQ(amz_date(k20150830T123600Z), "20150830T123600Z");
+}
 
 TEST(SigV4, GetVanilla) {
   auto r = suite_request("GET");
@@ -110,9 +112,10 @@ TEST(SigV4, IamListUsersDocumentationExample) {
             "content-type;host;x-amz-date\n"
             "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855");
   EXPECT_EQ(sha256_hex(creq), "f536975d06c0309214f805bb90ccff089219ecd68b2577efef23edd43b7e1a59");
-  EXPECT_EQ(string_to_sign("20150830T123600Z", credential_scope("20150830", "us-east-1", "iam"), creq),
-            "AWS4-HMAC-SHA256\n20150830T123600Z\n20150830/us-east-1/iam/aws4_request\n"
-            "f536975d06c0309214f805bb90ccff089219ecd68b2577efef23edd43b7e1a59");
+  EXPECT_EQ(
+      string_to_sign("20150830T123600Z", credential_scope("20150830", "us-east-1", "iam"), creq),
+      "AWS4-HMAC-SHA256\n20150830T123600Z\n20150830/us-east-1/iam/aws4_request\n"
+      "f536975d06c0309214f805bb90ccff089219ecd68b2577efef23edd43b7e1a59");
   EXPECT_EQ(hex_encode(signing_key(kSuite.secret_access_key, "20150830", "us-east-1", "iam")),
             "c4afb1cc5771d871763a393e44b703571b55cc28424d1a5e86da6ed3c154a4b9");
   EXPECT_EQ(sign(r, kSuite, "us-east-1", "iam", k20150830T123600Z),

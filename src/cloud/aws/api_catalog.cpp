@@ -46,9 +46,8 @@ ApiFacts fetch_api_facts(QueryClient& ec2, const CatalogOptions& options, Time n
   ApiFacts facts;
   ec2.call_paginated("DescribeInstanceTypes", {{"MaxResults", "100"}},
                      [&](const pugi::xml_node& r) { parse_instance_types(r, facts); });
-  NameValues offerings = {{"LocationType", "availability-zone"},
-                          {"Filter.1.Name", "location"},
-                          {"MaxResults", "1000"}};
+  NameValues offerings = {
+      {"LocationType", "availability-zone"}, {"Filter.1.Name", "location"}, {"MaxResults", "1000"}};
   NameValues spot = {{"ProductDescription.1", "Linux/UNIX"},
                      {"StartTime", format_rfc3339(now)},
                      {"Filter.1.Name", "availability-zone"},
@@ -116,7 +115,9 @@ ApiCatalog merge_api_catalog(const ApiFacts& facts, const std::vector<InstanceTy
   built.offerings = std::move(kept);
   out.catalog = std::move(built);
   std::sort(out.excluded.begin(), out.excluded.end(),
-            [](const ExcludedType& a, const ExcludedType& b) { return a.instance_type < b.instance_type; });
+            [](const ExcludedType& a, const ExcludedType& b) {
+              return a.instance_type < b.instance_type;
+            });
   return out;
 }
 

@@ -26,8 +26,8 @@ struct ApiTypeFacts {
 
 struct ApiFacts {
   std::map<std::string, ApiTypeFacts> types;
-  std::set<std::pair<std::string, std::string>> offered;        // (type, zone)
-  std::map<std::pair<std::string, std::string>, double> spot;   // (type, zone) -> USD/hour now
+  std::set<std::pair<std::string, std::string>> offered;       // (type, zone)
+  std::map<std::pair<std::string, std::string>, double> spot;  // (type, zone) -> USD/hour now
 };
 
 struct ExcludedType {

@@ -31,7 +31,8 @@ void parse_groups(const pugi::xml_node& response, const std::string& tag_key,
     a.min_size = g.child("MinSize").text().as_int();
     a.max_size = g.child("MaxSize").text().as_int();
     a.desired = g.child("DesiredCapacity").text().as_int();
-    for (auto z : g.child("AvailabilityZones").children("member")) a.zones.push_back(z.text().get());
+    for (auto z : g.child("AvailabilityZones").children("member"))
+      a.zones.push_back(z.text().get());
     for (auto t : g.child("Tags").children("member")) a.tags[text(t, "Key")] = text(t, "Value");
     for (auto m : g.child("Instances").children("member")) {
       a.members.push_back({text(m, "InstanceId"), text(m, "InstanceType"),

@@ -1,8 +1,7 @@
 #include "cloud/aws/aws_error.h"
 
-#include <pugixml.hpp>
-
 #include <array>
+#include <pugixml.hpp>
 
 namespace fitscale::aws {
 
@@ -21,7 +20,8 @@ DecodedError decode_error(std::string_view body, long http_status) {
   pugi::xml_document doc;
   if (doc.load_buffer(body.data(), body.size())) {
     // <Response><Errors><Error> (EC2), <ErrorResponse><Error> (Auto Scaling, IAM, STS), and
-    // <ErrorResponse><Errors><Error> (seen from EC2-compatible servers): the first Error with a Code.
+    // <ErrorResponse><Errors><Error> (seen from EC2-compatible servers): the first Error with a
+    // Code.
     pugi::xml_node error = doc.select_node("//Error[Code]").node();
     if (error) {
       return {error.child_value("Code"), error.child_value("Message")};
@@ -33,10 +33,10 @@ DecodedError decode_error(std::string_view body, long http_status) {
 
 bool is_retryable(std::string_view code, long http_status) {
   static constexpr std::array kCodes = {
-      "Throttling",          "ThrottlingException",       "RequestLimitExceeded",
-      "RequestThrottled",    "TooManyRequestsException",  "RequestThrottledException",
-      "InternalError",       "InternalFailure",           "ServiceUnavailable",
-      "Unavailable",         "EC2ThrottledException",     "PriorRequestNotComplete"};
+      "Throttling",       "ThrottlingException",      "RequestLimitExceeded",
+      "RequestThrottled", "TooManyRequestsException", "RequestThrottledException",
+      "InternalError",    "InternalFailure",          "ServiceUnavailable",
+      "Unavailable",      "EC2ThrottledException",    "PriorRequestNotComplete"};
   for (const char* c : kCodes) {
     if (code == c) return true;
   }

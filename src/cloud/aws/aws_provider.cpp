@@ -33,15 +33,17 @@ LaunchResult AwsProvider::launch(const LaunchRequest& request) {
     return options_.mode == AwsMode::Asg ? launch_asg(request) : launch_fleet(request);
   } catch (const AwsError& e) {
     LaunchResult out;
-    out.failures.push_back({offering_key(request.instance_type, request.zone, request.capacity_type),
-                            request.count, e.code(), e.what(), is_capacity_error(e.code())});
+    out.failures.push_back(
+        {offering_key(request.instance_type, request.zone, request.capacity_type), request.count,
+         e.code(), e.what(), is_capacity_error(e.code())});
     return out;
   } catch (const InputError& e) {
     // A config that cannot launch (no launch template): say so on every attempt, never as a
     // capacity problem.
     LaunchResult out;
-    out.failures.push_back({offering_key(request.instance_type, request.zone, request.capacity_type),
-                            request.count, "InvalidConfig", e.what(), false});
+    out.failures.push_back(
+        {offering_key(request.instance_type, request.zone, request.capacity_type), request.count,
+         "InvalidConfig", e.what(), false});
     return out;
   }
 }
@@ -57,9 +59,11 @@ std::vector<Instance> AwsProvider::list_instances() {
   auto lookup = [this](const std::string& t, const std::string& z, CapacityType c) {
     return price(t, z, c);
   };
-  ec2_.call_paginated("DescribeInstances", describe_cluster_instances_params(options_.cluster_name),
-                      [&](const pugi::xml_node& root) { parse_describe_instances(root, lookup, out); });
-  std::sort(out.begin(), out.end(), [](const Instance& a, const Instance& b) { return a.id < b.id; });
+  ec2_.call_paginated(
+      "DescribeInstances", describe_cluster_instances_params(options_.cluster_name),
+      [&](const pugi::xml_node& root) { parse_describe_instances(root, lookup, out); });
+  std::sort(out.begin(), out.end(),
+            [](const Instance& a, const Instance& b) { return a.id < b.id; });
   return out;
 }
 
@@ -111,7 +115,8 @@ void AwsProvider::terminate(const std::vector<std::string>& instance_ids) {
 
 std::string AwsProvider::resolve_template_type(const AutoScalingGroup& g) {
   if (g.launch_template_id.empty() && g.launch_template_name.empty()) return "";
-  const std::string version = g.launch_template_version.empty() ? "$Default" : g.launch_template_version;
+  const std::string version =
+      g.launch_template_version.empty() ? "$Default" : g.launch_template_version;
   const std::string key = g.launch_template_id + "|" + g.launch_template_name + "|" + version;
   if (auto it = template_types_.find(key); it != template_types_.end()) return it->second;
   NameValues p;
@@ -134,7 +139,8 @@ std::string AwsProvider::resolve_template_type(const AutoScalingGroup& g) {
 
 std::vector<AutoScalingGroup> AwsProvider::groups() {
   std::vector<AutoScalingGroup> out;
-  autoscaling_->call_paginated("DescribeAutoScalingGroups", describe_groups_params(options_.asg_tag),
+  autoscaling_->call_paginated("DescribeAutoScalingGroups",
+                               describe_groups_params(options_.asg_tag),
                                [&](const pugi::xml_node& root) {
                                  parse_groups(root, options_.asg_tag, options_.cluster_name, out);
                                });
@@ -168,7 +174,8 @@ std::vector<Instance> AwsProvider::list_asg() {
       if (member_is_live(m)) out.push_back(member_instance(g, m));
     }
   }
-  std::sort(out.begin(), out.end(), [](const Instance& a, const Instance& b) { return a.id < b.id; });
+  std::sort(out.begin(), out.end(),
+            [](const Instance& a, const Instance& b) { return a.id < b.id; });
   return out;
 }
 
@@ -179,7 +186,8 @@ LaunchResult AwsProvider::launch_asg(const LaunchRequest& r) {
   const AutoScalingGroup* best = nullptr;
   bool matched = false;
   for (const auto& g : all) {
-    if (g.instance_type != r.instance_type || !g.in_zone(r.zone) || g.capacity_type != r.capacity_type) {
+    if (g.instance_type != r.instance_type || !g.in_zone(r.zone) ||
+        g.capacity_type != r.capacity_type) {
       continue;
     }
     matched = true;
@@ -190,8 +198,8 @@ LaunchResult AwsProvider::launch_asg(const LaunchRequest& r) {
     out.failures.push_back(
         {key, r.count, matched ? "AutoScalingGroupAtMaxSize" : "NoMatchingAutoScalingGroup",
          matched ? "every Auto Scaling group for " + key + " is at its MaxSize"
-                 : "no Auto Scaling group tagged " + options_.asg_tag + "=" + options_.cluster_name +
-                       " launches " + key,
+                 : "no Auto Scaling group tagged " + options_.asg_tag + "=" +
+                       options_.cluster_name + " launches " + key,
          // Either way this offering cannot be had now: back it off so the plan moves on.
          true});
     return out;
@@ -219,10 +227,9 @@ LaunchResult AwsProvider::launch_asg(const LaunchRequest& r) {
   }
   const int added = desired - best->desired;
   if (added < r.count) {
-    out.failures.push_back({key, r.count - added, "AutoScalingGroupAtMaxSize",
-                            "group " + group_name + " reached MaxSize " +
-                                std::to_string(best->max_size),
-                            true});
+    out.failures.push_back(
+        {key, r.count - added, "AutoScalingGroupAtMaxSize",
+         "group " + group_name + " reached MaxSize " + std::to_string(best->max_size), true});
   }
   return out;
 }

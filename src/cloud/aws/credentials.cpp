@@ -88,8 +88,9 @@ Credentials resolve_credentials(const CredentialEnvironment& env,
     auto c = parse_credentials_ini(text, config_file, profile, true);
     if (!c.empty()) return c;
   }
-  throw InputError("no AWS credentials: set AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY, or give profile '" +
-                   profile + "' keys in " + credentials_file + " or " + config_file);
+  throw InputError(
+      "no AWS credentials: set AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY, or give profile '" +
+      profile + "' keys in " + credentials_file + " or " + config_file);
 }
 
 }  // namespace fitscale::aws

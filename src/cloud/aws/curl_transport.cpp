@@ -29,11 +29,13 @@ HttpResponse CurlTransport::post(const std::string& url, const NameValues& heade
     return out;
   }
   curl_slist* list = nullptr;
-  for (const auto& [name, value] : headers) list = curl_slist_append(list, (name + ": " + value).c_str());
+  for (const auto& [name, value] : headers)
+    list = curl_slist_append(list, (name + ": " + value).c_str());
   // libcurl would add "Expect: 100-continue" and its own Accept; neither is signed, both harmless,
   // but Expect delays small posts, so drop it.
   list = curl_slist_append(list, "Expect:");
-  std::unique_ptr<curl_slist, decltype(&curl_slist_free_all)> header_list(list, curl_slist_free_all);
+  std::unique_ptr<curl_slist, decltype(&curl_slist_free_all)> header_list(list,
+                                                                          curl_slist_free_all);
   char error[CURL_ERROR_SIZE] = {0};
   curl_easy_setopt(curl.get(), CURLOPT_URL, url.c_str());
   curl_easy_setopt(curl.get(), CURLOPT_POST, 1L);

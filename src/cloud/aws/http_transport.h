@@ -8,7 +8,7 @@
 namespace fitscale::aws {
 
 struct HttpResponse {
-  long status = 0;            // 0 when the request never got an answer
+  long status = 0;  // 0 when the request never got an answer
   std::string body;
   std::string transport_error;  // curl's message when status == 0
 };

@@ -20,9 +20,9 @@ QueryService iam_service(const std::string& endpoint) {
 }
 
 long backoff_delay_ms(const RetryPolicy& policy, int retry, double uniform01) {
-  const double cap = std::min<double>(static_cast<double>(policy.max_delay_ms),
-                                      static_cast<double>(policy.base_delay_ms) *
-                                          std::pow(2.0, std::min(retry, 30)));
+  const double cap = std::min<double>(
+      static_cast<double>(policy.max_delay_ms),
+      static_cast<double>(policy.base_delay_ms) * std::pow(2.0, std::min(retry, 30)));
   return static_cast<long>(cap * std::clamp(uniform01, 0.0, 1.0));
 }
 
@@ -68,7 +68,8 @@ XmlDocument QueryClient::call(const std::string& action, const NameValues& param
     req.payload = body;
     req.headers = {{"Content-Type", "application/x-www-form-urlencoded; charset=utf-8"},
                    {"Host", host_}};
-    const auto authorization = sign(req, credentials_, service_.region, service_.service, clock_.now());
+    const auto authorization =
+        sign(req, credentials_, service_.region, service_.service, clock_.now());
     req.headers.emplace_back("Authorization", authorization);
     ++attempts_;
     const HttpResponse resp = transport_.post(service_.endpoint, req.headers, body);
@@ -111,8 +112,8 @@ void QueryClient::call_paginated(const std::string& action, const NameValues& pa
     if (token.empty()) token = text(root, "NextToken");
     if (token.empty()) return;
   }
-  throw AwsError(action, "TooManyPages", "pagination did not end after " +
-                                              std::to_string(max_pages) + " pages", 200);
+  throw AwsError(action, "TooManyPages",
+                 "pagination did not end after " + std::to_string(max_pages) + " pages", 200);
 }
 
 }  // namespace fitscale::aws

@@ -17,8 +17,8 @@ namespace fitscale::aws {
 struct QueryService {
   std::string endpoint;  // "https://ec2.us-east-1.amazonaws.com" or "http://127.0.0.1:5000"
   std::string region = "us-east-1";
-  std::string service;   // signing name: "ec2", "autoscaling", "iam"
-  std::string version;   // API version: "2016-11-15", "2011-01-01", "2010-05-08"
+  std::string service;  // signing name: "ec2", "autoscaling", "iam"
+  std::string version;  // API version: "2016-11-15", "2011-01-01", "2010-05-08"
 };
 
 QueryService ec2_service(const std::string& region, const std::string& endpoint = "");
@@ -26,7 +26,7 @@ QueryService autoscaling_service(const std::string& region, const std::string& e
 QueryService iam_service(const std::string& endpoint = "");
 
 struct RetryPolicy {
-  int max_attempts = 6;   // first try included
+  int max_attempts = 6;  // first try included
   long base_delay_ms = 100;
   long max_delay_ms = 10000;
 };
@@ -67,7 +67,8 @@ class QueryClient {
   int attempts_ = 0;
 };
 
-// Form encoding of the query protocol (SigV4's percent-encoding, so what is signed is what is sent).
+// Form encoding of the query protocol (SigV4's percent-encoding, so what is signed is what is
+// sent).
 std::string form_encode(const NameValues& params);
 
 // Child element text, "" when absent.

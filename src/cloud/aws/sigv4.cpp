@@ -167,8 +167,8 @@ std::string sign(RequestToSign& request, const Credentials& credentials, std::st
   const std::string date = date_time.substr(0, 8);
   const auto scope = credential_scope(date, region, service);
   const auto to_sign = string_to_sign(date_time, scope, canonical_request(request));
-  const auto signature =
-      hex_encode(hmac_sha256(signing_key(credentials.secret_access_key, date, region, service), to_sign));
+  const auto signature = hex_encode(
+      hmac_sha256(signing_key(credentials.secret_access_key, date, region, service), to_sign));
   return "AWS4-HMAC-SHA256 Credential=" + credentials.access_key_id + "/" + scope +
          ", SignedHeaders=" + signed_header_names(request) + ", Signature=" + signature;
 }

@@ -15,7 +15,7 @@ struct Credentials {
   std::string access_key_id;
   std::string secret_access_key;
   std::string session_token;  // temporary credentials (STS) only
-  std::string source;         // "environment", "~/.aws/credentials [dev]": for messages, never the key
+  std::string source;  // "environment", "~/.aws/credentials [dev]": for messages, never the key
 
   bool empty() const { return access_key_id.empty() || secret_access_key.empty(); }
 };
