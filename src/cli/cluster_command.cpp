@@ -52,7 +52,8 @@ std::pair<std::string, int> split_listen(const std::string& listen) {
   try {
     std::size_t used = 0;
     int port = std::stoi(listen.substr(colon + 1), &used);
-    if (used != listen.size() - colon - 1 || port < 0 || port > 65535) throw std::out_of_range("port");
+    if (used != listen.size() - colon - 1 || port < 0 || port > 65535)
+      throw std::out_of_range("port");
     return {listen.substr(0, colon), port};
   } catch (const std::exception&) {
     throw InputError("--listen " + listen + ": the port must be a number from 0 to 65535");
@@ -92,9 +93,11 @@ void write_kubeconfig(const std::string& path, const std::string& server, const 
 
 int run_cluster(const ClusterFlags& f) {
   auto [host, port] = split_listen(f.listen);
-  Catalog catalog = f.catalog.empty()
-                        ? build_catalog(parse_catalog_csv(default_catalog_csv(), "embedded catalog"), CatalogOptions{})
-                        : build_catalog(parse_catalog_csv(read_file(f.catalog), f.catalog), CatalogOptions{});
+  Catalog catalog =
+      f.catalog.empty()
+          ? build_catalog(parse_catalog_csv(default_catalog_csv(), "embedded catalog"),
+                          CatalogOptions{})
+          : build_catalog(parse_catalog_csv(read_file(f.catalog), f.catalog), CatalogOptions{});
   WallClock clock;
   SimCloudOptions sim_options;
   sim_options.cluster_name = f.cluster_name;
@@ -104,8 +107,9 @@ int run_cluster(const ClusterFlags& f) {
   // --ec2-endpoint (added by the aws developer): an EC2 API such as moto is the cloud; keys from
   // the environment (cli/aws_setup.h).
   std::unique_ptr<aws::AwsStack> ec2 =
-      f.ec2_endpoint.empty() ? nullptr
-                             : make_aws_stack(Config{}, f.ec2_endpoint, f.cluster_name, clock, &catalog);
+      f.ec2_endpoint.empty()
+          ? nullptr
+          : make_aws_stack(Config{}, f.ec2_endpoint, f.cluster_name, clock, &catalog);
   CloudProvider& cloud = ec2 ? static_cast<CloudProvider&>(ec2->provider()) : sim;
   SimCloud* injectable = ec2 ? nullptr : &sim;
 
@@ -144,7 +148,8 @@ int run_cluster(const ClusterFlags& f) {
 
   int sig = 0;
   sigwait(&stop_signals, &sig);
-  std::fprintf(stderr, "fitscale cluster: %s received, stopping\n", sig == SIGINT ? "SIGINT" : "SIGTERM");
+  std::fprintf(stderr, "fitscale cluster: %s received, stopping\n",
+               sig == SIGINT ? "SIGINT" : "SIGTERM");
   cluster.stop();
   return 0;
 }
@@ -153,22 +158,32 @@ int run_cluster(const ClusterFlags& f) {
 
 Runner register_cluster(CLI::App& app) {
   auto flags = std::make_shared<ClusterFlags>();
-  auto* cmd = app.add_subcommand("cluster", "Serve a virtual Kubernetes cluster (API on loopback) with a simulated cloud");
-  cmd->add_option("--listen", flags->listen, "HOST:PORT to serve on; port 0 picks a free port")->capture_default_str();
-  cmd->add_option("--kubeconfig-out", flags->kubeconfig_out, "write a kubeconfig for kubectl and fitscale here")->required();
-  cmd->add_option("--catalog", flags->catalog, "instance catalog CSV (default: the embedded AWS us-east-1 catalog)");
+  auto* cmd = app.add_subcommand(
+      "cluster", "Serve a virtual Kubernetes cluster (API on loopback) with a simulated cloud");
+  cmd->add_option("--listen", flags->listen, "HOST:PORT to serve on; port 0 picks a free port")
+      ->capture_default_str();
+  cmd->add_option("--kubeconfig-out", flags->kubeconfig_out,
+                  "write a kubeconfig for kubectl and fitscale here")
+      ->required();
+  cmd->add_option("--catalog", flags->catalog,
+                  "instance catalog CSV (default: the embedded AWS us-east-1 catalog)");
   cmd->add_option("--boot-delay", flags->boot_delay,
                   "seconds from launch to Node registration (default: 90 s CPU, 180 s GPU)");
-  cmd->add_option("--cluster-name", flags->cluster_name, "cluster name (kubeconfig and instance tags)")->capture_default_str();
+  cmd->add_option("--cluster-name", flags->cluster_name,
+                  "cluster name (kubeconfig and instance tags)")
+      ->capture_default_str();
   cmd->add_option("--interruption-grace", flags->interruption_grace,
-                  "seconds between a spot interruption notice and termination")->capture_default_str();
-  cmd->add_option("--watch-history", flags->watch_history,
-                  "changes kept for watches; a watch from an older resourceVersion gets 410 Expired")
+                  "seconds between a spot interruption notice and termination")
+      ->capture_default_str();
+  cmd->add_option(
+         "--watch-history", flags->watch_history,
+         "changes kept for watches; a watch from an older resourceVersion gets 410 Expired")
       ->capture_default_str();
   cmd->add_flag("--verbose", flags->verbose, "log every API request to stderr");
-  cmd->add_option("--ec2-endpoint", flags->ec2_endpoint,
-                  "EC2 API URL (e.g. moto): nodes are its instances tagged fitscale.io/cluster=NAME; "
-                  "keys from AWS_ACCESS_KEY_ID/AWS_SECRET_ACCESS_KEY or the AWS profile");
+  cmd->add_option(
+      "--ec2-endpoint", flags->ec2_endpoint,
+      "EC2 API URL (e.g. moto): nodes are its instances tagged fitscale.io/cluster=NAME; "
+      "keys from AWS_ACCESS_KEY_ID/AWS_SECRET_ACCESS_KEY or the AWS profile");
   return [flags] { return run_cluster(*flags); };
 }
 

@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """End to end: `fitscale cluster` driven by kubectl 1.32 and raw HTTP, the way a user and
 fitscale's own client use it. Starts its own server on a free loopback port and stops it."""
+import calendar
 import json
 import os
 import signal
@@ -109,10 +110,11 @@ def run(c, tmp):
                           "owner_namespace": "default", "job": "e2e", "client_token": "t-1"})
     assert status == 200 and len(res["launched"]) == 1, res
     cpu_id = res["launched"][0]["id"]
-    launched = time.time()
     node = wait_for("the m5.xlarge node", lambda: next(
         (n for n in c.kjson("get", "nodes")["items"] if n["metadata"]["name"] == cpu_id), None))
-    assert time.time() - launched >= 0.5, "the node registered before the boot delay"
+    # Registered no earlier than launch + --boot-delay (both on the server's whole-second clock).
+    created = calendar.timegm(time.strptime(node["metadata"]["creationTimestamp"], "%Y-%m-%dT%H:%M:%SZ"))
+    assert created >= res["launched"][0]["launched_at"] + 1, (node["metadata"], res["launched"][0])
     labels = node["metadata"]["labels"]
     expect = {"node.kubernetes.io/instance-type": "m5.xlarge",
               "topology.kubernetes.io/zone": "us-east-1b",

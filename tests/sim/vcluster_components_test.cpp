@@ -18,7 +18,8 @@ class ManualClock final : public Clock {
 class VclusterComponents : public ::testing::Test {
  protected:
   VclusterComponents()
-      : catalog(build_catalog(parse_catalog_csv(default_catalog_csv(), "embedded"), CatalogOptions{})),
+      : catalog(
+            build_catalog(parse_catalog_csv(default_catalog_csv(), "embedded"), CatalogOptions{})),
         sim(catalog, clock, SimCloudOptions{}),
         cluster(catalog, sim, &sim, clock, options()) {}
 
@@ -29,7 +30,8 @@ class VclusterComponents : public ::testing::Test {
     return o;
   }
 
-  ApiResponse call(const std::string& method, const std::string& path, const nlohmann::json& body = nullptr,
+  ApiResponse call(const std::string& method, const std::string& path,
+                   const nlohmann::json& body = nullptr,
                    const std::string& content_type = "application/json") {
     ApiRequest r;
     r.method = method;
@@ -48,9 +50,14 @@ class VclusterComponents : public ::testing::Test {
     return cluster.bridge().launch(req).launched.at(0).id;
   }
 
-  static nlohmann::json pod(const std::string& name, const std::string& cpu, const nlohmann::json& extra = {}) {
-    nlohmann::json p = {{"apiVersion", "v1"}, {"kind", "Pod"}, {"metadata", {{"name", name}}},
-                        {"spec", {{"containers", {{{"name", "c"}, {"resources", {{"requests", {{"cpu", cpu}}}}}}}}}}};
+  static nlohmann::json pod(const std::string& name, const std::string& cpu,
+                            const nlohmann::json& extra = {}) {
+    nlohmann::json p = {
+        {"apiVersion", "v1"},
+        {"kind", "Pod"},
+        {"metadata", {{"name", name}}},
+        {"spec",
+         {{"containers", {{{"name", "c"}, {"resources", {{"requests", {{"cpu", cpu}}}}}}}}}}};
     if (!extra.is_null()) p.merge_patch(extra);
     return p;
   }
@@ -59,7 +66,9 @@ class VclusterComponents : public ::testing::Test {
     return call("GET", "/api/v1/namespaces/default/pods/" + name).body["status"].value("phase", "");
   }
   std::string node_of(const std::string& name) {
-    return call("GET", "/api/v1/namespaces/default/pods/" + name).body["spec"].value("nodeName", "");
+    return call("GET", "/api/v1/namespaces/default/pods/" + name)
+        .body["spec"]
+        .value("nodeName", "");
   }
 
   ManualClock clock;
@@ -93,19 +102,18 @@ TEST_F(VclusterComponents, InstanceRegistersAfterBootDelayAndGoesWhenTerminated)
 }
 
 TEST_F(VclusterComponents, SchedulerHonoursResourcesSelectorsAndTaints) {
-  const std::string small = launch("m5.large", "us-east-1a", CapacityType::Spot);      // 2 vCPU
-  const std::string gpu = launch("p3.2xlarge", "us-east-1a", CapacityType::OnDemand);  // 8 vCPU, 1 V100
+  const std::string small = launch("m5.large", "us-east-1a", CapacityType::Spot);  // 2 vCPU
+  const std::string gpu =
+      launch("p3.2xlarge", "us-east-1a", CapacityType::OnDemand);  // 8 vCPU, 1 V100
   clock.t += 10;
   cluster.tick();
   ASSERT_EQ(call("POST", "/api/v1/namespaces/default/pods", pod("big", "6")).status, 201);
   ASSERT_EQ(call("POST", "/api/v1/namespaces/default/pods",
-                 pod("od", "100m", {{"spec", {{"nodeSelector", {{"karpenter.sh/capacity-type", "on-demand"}}}}}}))
+                 pod("od", "100m",
+                     {{"spec", {{"nodeSelector", {{"karpenter.sh/capacity-type", "on-demand"}}}}}}))
                 .status,
             201);
-  ASSERT_EQ(call("POST", "/api/v1/namespaces/default/pods",
-                 pod("huge", "64"))
-                .status,
-            201);
+  ASSERT_EQ(call("POST", "/api/v1/namespaces/default/pods", pod("huge", "64")).status, 201);
   cluster.tick();
   EXPECT_EQ(node_of("big"), gpu);  // only the 8-vCPU node holds 6 CPUs
   EXPECT_EQ(node_of("od"), gpu);   // the Karpenter alias pins on-demand
@@ -117,20 +125,26 @@ TEST_F(VclusterComponents, SchedulerHonoursResourcesSelectorsAndTaints) {
   EXPECT_NE(conds[0]["message"].get<std::string>().find("Insufficient cpu"), std::string::npos);
 
   // A NoSchedule taint keeps pods without a toleration off the node.
-  ASSERT_EQ(call("PATCH", "/api/v1/nodes/" + small,
-                 {{"spec", {{"taints", {{{"key", "team"}, {"value", "a"}, {"effect", "NoSchedule"}}}}}}},
-                 "application/merge-patch+json")
-                .status,
-            200);
+  ASSERT_EQ(
+      call("PATCH", "/api/v1/nodes/" + small,
+           {{"spec", {{"taints", {{{"key", "team"}, {"value", "a"}, {"effect", "NoSchedule"}}}}}}},
+           "application/merge-patch+json")
+          .status,
+      200);
   ASSERT_EQ(call("POST", "/api/v1/namespaces/default/pods",
-                 pod("picky", "100m", {{"spec", {{"nodeSelector", {{"kubernetes.io/hostname", small}}}}}}))
+                 pod("picky", "100m",
+                     {{"spec", {{"nodeSelector", {{"kubernetes.io/hostname", small}}}}}}))
                 .status,
             201);
   ASSERT_EQ(call("POST", "/api/v1/namespaces/default/pods",
                  pod("tolerant", "100m",
                      {{"spec",
                        {{"nodeSelector", {{"kubernetes.io/hostname", small}}},
-                        {"tolerations", {{{"key", "team"}, {"operator", "Equal"}, {"value", "a"}, {"effect", "NoSchedule"}}}}}}}))
+                        {"tolerations",
+                         {{{"key", "team"},
+                           {"operator", "Equal"},
+                           {"value", "a"},
+                           {"effect", "NoSchedule"}}}}}}}))
                 .status,
             201);
   cluster.tick();
@@ -143,7 +157,9 @@ TEST_F(VclusterComponents, GangBindsAllOrNothing) {
   clock.t += 10;
   cluster.tick();
   auto member = [](const std::string& name) {
-    return pod(name, "1500m", {{"metadata", {{"labels", {{"fitscale.io/gang", "g"}, {"fitscale.io/gang-size", "2"}}}}}});
+    return pod(
+        name, "1500m",
+        {{"metadata", {{"labels", {{"fitscale.io/gang", "g"}, {"fitscale.io/gang-size", "2"}}}}}});
   };
   call("POST", "/api/v1/namespaces/default/pods", member("g-0"));
   cluster.tick();
@@ -173,7 +189,9 @@ TEST_F(VclusterComponents, JobPodsRunForSimDurationAndCompleteTheJob) {
        {{"parallelism", 2},
         {"template",
          {{"metadata", {{"annotations", {{"fitscale.io/sim-duration", "1m"}}}}},
-          {"spec", {{"restartPolicy", "Never"}, {"containers", {{{"name", "c"}, {"resources", {{"requests", {{"cpu", "1"}}}}}}}}}}}}}}};
+          {"spec",
+           {{"restartPolicy", "Never"},
+            {"containers", {{{"name", "c"}, {"resources", {{"requests", {{"cpu", "1"}}}}}}}}}}}}}}};
   ASSERT_EQ(call("POST", "/apis/batch/v1/namespaces/default/jobs", job).status, 201);
   cluster.tick();  // pods created, bound, started
   cluster.tick();
@@ -204,10 +222,13 @@ TEST_F(VclusterComponents, EvictionRespectsDisruptionBudgetPercentages) {
   clock.t += 10;
   cluster.tick();
   for (const char* n : {"a", "b", "c", "d"}) {
-    call("POST", "/api/v1/namespaces/default/pods", pod(n, "100m", {{"metadata", {{"labels", {{"app", "x"}}}}}}));
+    call("POST", "/api/v1/namespaces/default/pods",
+         pod(n, "100m", {{"metadata", {{"labels", {{"app", "x"}}}}}}));
   }
   call("POST", "/apis/policy/v1/namespaces/default/poddisruptionbudgets",
-       {{"apiVersion", "policy/v1"}, {"kind", "PodDisruptionBudget"}, {"metadata", {{"name", "p"}}},
+       {{"apiVersion", "policy/v1"},
+        {"kind", "PodDisruptionBudget"},
+        {"metadata", {{"name", "p"}}},
         {"spec", {{"minAvailable", "75%"}, {"selector", {{"matchLabels", {{"app", "x"}}}}}}}});
   cluster.tick();
   cluster.tick();
@@ -225,7 +246,9 @@ TEST_F(VclusterComponents, EvictionRespectsDisruptionBudgetPercentages) {
   cluster.tick();
   EXPECT_EQ(call("GET", "/api/v1/namespaces/default/pods/a").status, 404);
   // Recounted: 3 healthy, 75% of 3 rounds up to 3, so still no disruption allowed.
-  EXPECT_EQ(call("GET", "/apis/policy/v1/namespaces/default/poddisruptionbudgets/p").body["status"]["disruptionsAllowed"], 0);
+  EXPECT_EQ(call("GET", "/apis/policy/v1/namespaces/default/poddisruptionbudgets/p")
+                .body["status"]["disruptionsAllowed"],
+            0);
   EXPECT_EQ(call("POST", "/api/v1/namespaces/default/pods/b/eviction", eviction).status, 429);
 }
 
@@ -241,7 +264,8 @@ TEST_F(VclusterComponents, SpotInterruptionTaintsThenRemovesNodeAndFailsItsPods)
   ASSERT_EQ(taints.size(), 1u);
   EXPECT_EQ(taints[0]["key"], "fitscale.io/spot-interruption");
   bool noticed = false;
-  for (const auto& i : cluster.bridge().list_instances()) noticed |= i.id == id && i.interruption_notice;
+  for (const auto& i : cluster.bridge().list_instances())
+    noticed |= i.id == id && i.interruption_notice;
   EXPECT_TRUE(noticed);
   clock.t += 4;
   cluster.tick();

@@ -20,17 +20,19 @@ TEST(VclusterPatch, StrategicMergeAsKubectlCordonSendsIt) {
 }
 
 TEST(VclusterPatch, MergePatchSetsAndRemovesKeys) {
-  auto out = apply_patch(kNode, nlohmann::json::parse(R"({"metadata":{"labels":{"a":null,"c":"3"}}})"),
-                         "application/merge-patch+json");
+  auto out =
+      apply_patch(kNode, nlohmann::json::parse(R"({"metadata":{"labels":{"a":null,"c":"3"}}})"),
+                  "application/merge-patch+json");
   EXPECT_FALSE(out["metadata"]["labels"].contains("a"));
   EXPECT_EQ(out["metadata"]["labels"]["b"], "2");
   EXPECT_EQ(out["metadata"]["labels"]["c"], "3");
 }
 
 TEST(VclusterPatch, StrategicDirectivesAreDropped) {
-  auto out = apply_patch(kNode,
-                         nlohmann::json::parse(R"({"metadata":{"$setElementOrder/labels":[],"labels":{"d":"4"}}})"),
-                         "application/strategic-merge-patch+json; charset=utf-8");
+  auto out = apply_patch(
+      kNode,
+      nlohmann::json::parse(R"({"metadata":{"$setElementOrder/labels":[],"labels":{"d":"4"}}})"),
+      "application/strategic-merge-patch+json; charset=utf-8");
   EXPECT_EQ(out["metadata"]["labels"]["d"], "4");
   EXPECT_FALSE(out["metadata"].contains("$setElementOrder/labels"));
 }
@@ -49,7 +51,8 @@ TEST(VclusterPatch, JsonPatchOperations) {
 
 TEST(VclusterPatch, FailedTestOpAndUnknownTypeAreErrors) {
   try {
-    apply_patch(kNode, nlohmann::json::parse(R"([{"op":"test","path":"/metadata/name","value":"other"}])"),
+    apply_patch(kNode,
+                nlohmann::json::parse(R"([{"op":"test","path":"/metadata/name","value":"other"}])"),
                 "application/json-patch+json");
     FAIL();
   } catch (const ApiError& e) {

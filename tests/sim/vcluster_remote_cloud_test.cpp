@@ -17,7 +17,8 @@ class FixedClock final : public Clock {
 
 TEST(VclusterRemoteSimCloud, LaunchListTerminateOverHttp) {
   FixedClock clock;
-  Catalog catalog = build_catalog(parse_catalog_csv(default_catalog_csv(), "embedded"), CatalogOptions{});
+  Catalog catalog =
+      build_catalog(parse_catalog_csv(default_catalog_csv(), "embedded"), CatalogOptions{});
   SimCloud sim(catalog, clock, SimCloudOptions{});
   VirtualClusterOptions options;
   options.http.token = "secret";

@@ -6,14 +6,17 @@
 namespace fitscale::vcluster {
 namespace {
 
-nlohmann::json pod(const nlohmann::json& labels, const std::string& node = "", const std::string& phase = "Running") {
+nlohmann::json pod(const nlohmann::json& labels, const std::string& node = "",
+                   const std::string& phase = "Running") {
   nlohmann::json p = {{"metadata", {{"name", "p"}, {"namespace", "default"}, {"labels", labels}}},
                       {"status", {{"phase", phase}}}};
   if (!node.empty()) p["spec"]["nodeName"] = node;
   return p;
 }
 
-bool sel(const std::string& s, const nlohmann::json& obj) { return matches_labels(parse_label_selector(s), obj); }
+bool sel(const std::string& s, const nlohmann::json& obj) {
+  return matches_labels(parse_label_selector(s), obj);
+}
 
 TEST(VclusterLabelSelector, EqualityAndInequality) {
   auto p = pod({{"app", "web"}, {"tier", "front"}});
@@ -55,7 +58,9 @@ TEST(VclusterLabelSelector, MalformedIsBadRequest) {
 TEST(VclusterFieldSelector, NodeNamePhaseAndMissingFields) {
   auto bound = pod({}, "node-1", "Running");
   auto pending = pod({}, "", "Pending");
-  auto f = [](const std::string& s, const nlohmann::json& o) { return matches_fields(parse_field_selector(s), o); };
+  auto f = [](const std::string& s, const nlohmann::json& o) {
+    return matches_fields(parse_field_selector(s), o);
+  };
   EXPECT_TRUE(f("spec.nodeName=node-1", bound));
   EXPECT_FALSE(f("spec.nodeName=node-2", bound));
   EXPECT_TRUE(f("spec.nodeName=", pending));  // unscheduled pods, as the autoscaler asks

@@ -12,11 +12,15 @@ class FixedClock final : public Clock {
   Time now() const override { return 1'800'000'000; }
 };
 
-nlohmann::json obj(const std::string& name, const nlohmann::json& labels = nlohmann::json::object()) {
-  return {{"apiVersion", "v1"}, {"kind", "Pod"}, {"metadata", {{"name", name}, {"labels", labels}}}};
+nlohmann::json obj(const std::string& name,
+                   const nlohmann::json& labels = nlohmann::json::object()) {
+  return {
+      {"apiVersion", "v1"}, {"kind", "Pod"}, {"metadata", {{"name", name}, {"labels", labels}}}};
 }
 
-std::uint64_t rv_of(const nlohmann::json& o) { return std::stoull(o["metadata"]["resourceVersion"].get<std::string>()); }
+std::uint64_t rv_of(const nlohmann::json& o) {
+  return std::stoull(o["metadata"]["resourceVersion"].get<std::string>());
+}
 
 TEST(VclusterStore, ResourceVersionIsOneGlobalCounter) {
   FixedClock clock;
@@ -73,7 +77,8 @@ TEST(VclusterStore, EventsAfterAVersionInOrder) {
   ObjectStore store(clock, 100);
   auto a = store.create("pods", "default", obj("a"));
   store.create("nodes", "", obj("n"));
-  store.mutate("pods", "default", "a", [](nlohmann::json& o) { o["metadata"]["labels"]["k"] = "v"; });
+  store.mutate("pods", "default", "a",
+               [](nlohmann::json& o) { o["metadata"]["labels"]["k"] = "v"; });
   store.remove("pods", "default", "a");
   auto events = store.wait_for_events("pods", rv_of(a), std::chrono::milliseconds(0));
   ASSERT_EQ(events.size(), 2u);  // the node's event is another resource's
@@ -88,7 +93,8 @@ TEST(VclusterStore, TooOldVersionIsExpired) {
   ObjectStore store(clock, 3);
   auto first = store.create("pods", "default", obj("a"));
   for (int i = 0; i < 5; ++i) {
-    store.mutate("pods", "default", "a", [i](nlohmann::json& o) { o["metadata"]["labels"]["i"] = std::to_string(i); });
+    store.mutate("pods", "default", "a",
+                 [i](nlohmann::json& o) { o["metadata"]["labels"]["i"] = std::to_string(i); });
   }
   try {
     store.wait_for_events("pods", rv_of(first), std::chrono::milliseconds(0));
@@ -98,15 +104,20 @@ TEST(VclusterStore, TooOldVersionIsExpired) {
     EXPECT_EQ(e.reason(), "Expired");
   }
   // The newest versions are still served.
-  EXPECT_EQ(store.wait_for_events("pods", store.resource_version() - 2, std::chrono::milliseconds(0)).size(), 2u);
+  EXPECT_EQ(
+      store.wait_for_events("pods", store.resource_version() - 2, std::chrono::milliseconds(0))
+          .size(),
+      2u);
 }
 
 TEST(VclusterWatchStream, SelectorTransitionsAndExpiredError) {
   FixedClock clock;
   ObjectStore store(clock, 100);
   auto a = store.create("pods", "default", obj("a", {{"app", "web"}}));
-  store.mutate("pods", "default", "a", [](nlohmann::json& o) { o["metadata"]["labels"]["app"] = "db"; });
-  store.mutate("pods", "default", "a", [](nlohmann::json& o) { o["metadata"]["labels"]["app"] = "web"; });
+  store.mutate("pods", "default", "a",
+               [](nlohmann::json& o) { o["metadata"]["labels"]["app"] = "db"; });
+  store.mutate("pods", "default", "a",
+               [](nlohmann::json& o) { o["metadata"]["labels"]["app"] = "web"; });
   store.close();  // the stream ends after what is already stored
   WatchRequest w;
   w.resource = &resource_by_plural("pods");

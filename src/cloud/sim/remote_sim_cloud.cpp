@@ -20,7 +20,8 @@ size_t append(char* data, size_t size, size_t n, void* out) {
 }  // namespace
 
 RemoteSimCloud::RemoteSimCloud(RemoteSimCloudOptions options) : options_(std::move(options)) {
-  while (!options_.base_url.empty() && options_.base_url.back() == '/') options_.base_url.pop_back();
+  while (!options_.base_url.empty() && options_.base_url.back() == '/')
+    options_.base_url.pop_back();
   if (options_.base_url.empty()) throw InputError("sim cloud: the server URL is empty");
 }
 
@@ -33,9 +34,11 @@ std::string RemoteSimCloud::request(const std::string& method, const std::string
   curl_slist* headers = curl_slist_append(nullptr, "Content-Type: application/json");
   headers = curl_slist_append(headers, "Accept: application/json");
   if (!options_.bearer_token.empty()) {
-    headers = curl_slist_append(headers, ("Authorization: Bearer " + options_.bearer_token).c_str());
+    headers =
+        curl_slist_append(headers, ("Authorization: Bearer " + options_.bearer_token).c_str());
   }
-  std::unique_ptr<curl_slist, decltype(&curl_slist_free_all)> header_guard(headers, &curl_slist_free_all);
+  std::unique_ptr<curl_slist, decltype(&curl_slist_free_all)> header_guard(headers,
+                                                                           &curl_slist_free_all);
   CURL* c = curl.get();
   curl_easy_setopt(c, CURLOPT_URL, url.c_str());
   curl_easy_setopt(c, CURLOPT_HTTPHEADER, headers);
@@ -60,7 +63,8 @@ std::string RemoteSimCloud::request(const std::string& method, const std::string
       if (j.contains("message")) message = j["message"].get<std::string>();
     } catch (const std::exception&) {
     }
-    throw std::runtime_error("sim cloud: " + method + " " + url + ": HTTP " + std::to_string(status) + ": " + message);
+    throw std::runtime_error("sim cloud: " + method + " " + url + ": HTTP " +
+                             std::to_string(status) + ": " + message);
   }
   return response;
 }
@@ -71,8 +75,9 @@ LaunchResult RemoteSimCloud::launch(const LaunchRequest& req) {
         nlohmann::json::parse(request("POST", "launch", launch_request_to_json(req).dump())));
   } catch (const std::exception& e) {
     LaunchResult r;
-    r.failures.push_back(LaunchFailure{req.instance_type + "/" + req.zone + "/" + to_string(req.capacity_type),
-                                       req.count, "RequestError", e.what(), false});
+    r.failures.push_back(
+        LaunchFailure{req.instance_type + "/" + req.zone + "/" + to_string(req.capacity_type),
+                      req.count, "RequestError", e.what(), false});
     return r;
   }
 }
@@ -91,7 +96,8 @@ std::vector<Instance> RemoteSimCloud::list_instances() {
     throw std::runtime_error(std::string("sim cloud: instances: invalid JSON: ") + e.what());
   }
   std::vector<Instance> out;
-  for (const auto& i : j.value("instances", nlohmann::json::array())) out.push_back(instance_from_json(i));
+  for (const auto& i : j.value("instances", nlohmann::json::array()))
+    out.push_back(instance_from_json(i));
   return out;
 }
 

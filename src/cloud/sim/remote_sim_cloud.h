@@ -31,7 +31,8 @@ class RemoteSimCloud final : public CloudProvider {
 
  private:
   // Returns the response body; throws std::runtime_error on transport errors and non-2xx.
-  std::string request(const std::string& method, const std::string& path, const std::string& body) const;
+  std::string request(const std::string& method, const std::string& path,
+                      const std::string& body) const;
 
   RemoteSimCloudOptions options_;
 };

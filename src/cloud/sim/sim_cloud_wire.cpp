@@ -105,10 +105,12 @@ nlohmann::json launch_result_to_json(const LaunchResult& r) {
 
 LaunchResult launch_result_from_json(const nlohmann::json& j) {
   LaunchResult r;
-  for (const auto& i : field<nlohmann::json>(j, "launched", nlohmann::json::array(), "launch result")) {
+  for (const auto& i :
+       field<nlohmann::json>(j, "launched", nlohmann::json::array(), "launch result")) {
     r.launched.push_back(instance_from_json(i));
   }
-  for (const auto& f : field<nlohmann::json>(j, "failures", nlohmann::json::array(), "launch result")) {
+  for (const auto& f :
+       field<nlohmann::json>(j, "failures", nlohmann::json::array(), "launch result")) {
     const char* what = "launch failure";
     LaunchFailure lf;
     lf.offering_key = field<std::string>(f, "offering_key", "", what);

@@ -35,7 +35,9 @@ void default_node(nlohmann::json& node) {
   if (!status.is_object()) status = nlohmann::json::object();
   if (!status.contains("conditions")) {
     // A node created through the API is taken to have a healthy kubelet behind it.
-    status["conditions"] = {{{"type", "Ready"}, {"status", "True"}, {"reason", "KubeletReady"},
+    status["conditions"] = {{{"type", "Ready"},
+                             {"status", "True"},
+                             {"reason", "KubeletReady"},
                              {"message", "virtual kubelet is posting ready status"}}};
   }
   if (!status.contains("allocatable") && status.contains("capacity")) {
@@ -87,10 +89,14 @@ void admit_create(const ResourceInfo& r, nlohmann::json& obj) {
   if (r.plural == "poddisruptionbudgets") {
     const auto& spec = obj.value("spec", nlohmann::json::object());
     if (spec.contains("minAvailable") && spec.contains("maxUnavailable")) {
-      throw invalid(r, obj, "spec: Invalid value: minAvailable and maxUnavailable cannot be both set");
+      throw invalid(r, obj,
+                    "spec: Invalid value: minAvailable and maxUnavailable cannot be both set");
     }
-    obj["status"] = {{"disruptionsAllowed", 0}, {"currentHealthy", 0}, {"desiredHealthy", 0},
-                     {"expectedPods", 0}, {"observedGeneration", 0}};
+    obj["status"] = {{"disruptionsAllowed", 0},
+                     {"currentHealthy", 0},
+                     {"desiredHealthy", 0},
+                     {"expectedPods", 0},
+                     {"observedGeneration", 0}};
   }
 }
 

@@ -31,7 +31,9 @@ inline ApiError conflict(const std::string& resource, const std::string& name) {
                       "\": the object has been modified; please apply your changes to the latest "
                       "version and try again");
 }
-inline ApiError bad_request(const std::string& message) { return ApiError(400, "BadRequest", message); }
+inline ApiError bad_request(const std::string& message) {
+  return ApiError(400, "BadRequest", message);
+}
 inline ApiError expired(const std::string& message) { return ApiError(410, "Expired", message); }
 
 // metav1.Status for an error (also used inside a watch ERROR event).

@@ -27,7 +27,8 @@ std::string bytes(std::int64_t b) {
 }  // namespace
 
 nlohmann::json resources_to_json(const Resources& r) {
-  nlohmann::json j = {{"cpu", quantity(r.cpu_milli)}, {"memory", bytes(r.memory_bytes)},
+  nlohmann::json j = {{"cpu", quantity(r.cpu_milli)},
+                      {"memory", bytes(r.memory_bytes)},
                       {"pods", std::to_string(r.pods)}};
   if (r.gpus > 0) j[std::string(kResourceGpu)] = std::to_string(r.gpus);
   if (r.ephemeral_bytes > 0) j[std::string(kResourceEphemeral)] = bytes(r.ephemeral_bytes);
@@ -37,7 +38,12 @@ nlohmann::json resources_to_json(const Resources& r) {
 
 CloudBridge::CloudBridge(ObjectStore& store, CloudProvider& cloud, SimCloud* sim,
                          const Catalog& catalog, const Clock& clock, CloudBridgeOptions options)
-    : store_(store), cloud_(cloud), sim_(sim), catalog_(catalog), clock_(clock), options_(std::move(options)) {}
+    : store_(store),
+      cloud_(cloud),
+      sim_(sim),
+      catalog_(catalog),
+      clock_(clock),
+      options_(std::move(options)) {}
 
 nlohmann::json CloudBridge::node_for(const Instance& inst) const {
   const std::string name = inst.id;
@@ -53,7 +59,8 @@ nlohmann::json CloudBridge::node_for(const Instance& inst) const {
     gpu_model = t->gpu_model;
   }
   // The catalog's offering, when there is one, knows the exact allocatable and labels.
-  const std::string key = inst.instance_type + "/" + inst.zone + "/" + to_string(inst.capacity_type);
+  const std::string key =
+      inst.instance_type + "/" + inst.zone + "/" + to_string(inst.capacity_type);
   for (const auto& o : catalog_.offerings) {
     if (o.key() == key) {
       alloc = o.allocatable;
@@ -76,20 +83,30 @@ nlohmann::json CloudBridge::node_for(const Instance& inst) const {
   const std::string now = format_rfc3339(clock_.now());
   return {{"apiVersion", "v1"},
           {"kind", "Node"},
-          {"metadata", {{"name", name}, {"labels", labels}, {"annotations", {{kInstanceAnnotation, inst.id}}}}},
+          {"metadata",
+           {{"name", name}, {"labels", labels}, {"annotations", {{kInstanceAnnotation, inst.id}}}}},
           {"spec", {{"providerID", provider_id}}},
           {"status",
            {{"capacity", resources_to_json(capacity)},
             {"allocatable", resources_to_json(alloc)},
             {"conditions",
-             {{{"type", "Ready"}, {"status", "True"}, {"reason", "KubeletReady"},
+             {{{"type", "Ready"},
+               {"status", "True"},
+               {"reason", "KubeletReady"},
                {"message", "virtual kubelet is posting ready status"},
-               {"lastHeartbeatTime", now}, {"lastTransitionTime", now}}}},
+               {"lastHeartbeatTime", now},
+               {"lastTransitionTime", now}}}},
             {"addresses", {{{"type", "Hostname"}, {"address", name}}}},
             {"nodeInfo",
-             {{"architecture", arch}, {"operatingSystem", "linux"}, {"kubeletVersion", "v1.32.0-fitscale"},
-              {"containerRuntimeVersion", "simulated://1.0"}, {"osImage", "fitscale virtual node"},
-              {"kernelVersion", ""}, {"kubeProxyVersion", ""}, {"machineID", inst.id}, {"systemUUID", inst.id},
+             {{"architecture", arch},
+              {"operatingSystem", "linux"},
+              {"kubeletVersion", "v1.32.0-fitscale"},
+              {"containerRuntimeVersion", "simulated://1.0"},
+              {"osImage", "fitscale virtual node"},
+              {"kernelVersion", ""},
+              {"kubeProxyVersion", ""},
+              {"machineID", inst.id},
+              {"systemUUID", inst.id},
               {"bootID", inst.id}}}}}};
 }
 
@@ -124,8 +141,8 @@ void CloudBridge::tick() {
     try {
       auto node = store_.create("nodes", "", node_for(inst));
       record_event(store_, clock_, node, "Normal", "RegisteredNode",
-                   fmt::format("Node {} ({} {} in {}) registered", inst.id, to_string(inst.capacity_type),
-                               inst.instance_type, inst.zone),
+                   fmt::format("Node {} ({} {} in {}) registered", inst.id,
+                               to_string(inst.capacity_type), inst.instance_type, inst.zone),
                    "fitscale-cloud-bridge");
     } catch (const ApiError&) {
       // A Node of that name exists already (created through the API): leave it.
@@ -183,10 +200,12 @@ void CloudBridge::interrupt(const std::string& instance_id) {
         if (t.value("key", "") == kInterruptionTaint) return;
       }
       taints.push_back({{"key", kInterruptionTaint}, {"value", "true"}, {"effect", "NoSchedule"}});
-      n["metadata"]["annotations"]["fitscale.io/interruption-notice"] = format_rfc3339(clock_.now());
+      n["metadata"]["annotations"]["fitscale.io/interruption-notice"] =
+          format_rfc3339(clock_.now());
     });
     record_event(store_, clock_, node, "Warning", "SpotInterruption",
-                 fmt::format("spot instance {} will be reclaimed in {}s", instance_id, options_.interruption_grace_s),
+                 fmt::format("spot instance {} will be reclaimed in {}s", instance_id,
+                             options_.interruption_grace_s),
                  "fitscale-cloud-bridge");
   }
 }

@@ -25,7 +25,9 @@ namespace fitscale::vcluster {
 struct CloudBridgeOptions {
   std::string region = "us-east-1";
   // Seconds from launch to Node registration, by instance type.
-  std::function<Seconds(const std::string& instance_type)> boot_delay = [](const std::string&) { return 1; };
+  std::function<Seconds(const std::string& instance_type)> boot_delay = [](const std::string&) {
+    return 1;
+  };
   Seconds interruption_grace_s = 5;
 };
 
@@ -58,8 +60,8 @@ class CloudBridge {
   const Clock& clock_;
   CloudBridgeOptions options_;
   std::mutex mu_;
-  std::set<std::string> registered_;              // instance ids that got a Node, ever
-  std::map<std::string, Time> interruptions_;     // instance id -> terminate at
+  std::set<std::string> registered_;           // instance ids that got a Node, ever
+  std::map<std::string, Time> interruptions_;  // instance id -> terminate at
 };
 
 // Kubernetes quantity text for the model's units (milli-CPU, bytes, counts).

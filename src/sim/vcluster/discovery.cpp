@@ -49,19 +49,25 @@ std::optional<nlohmann::json> api_group(const std::string& group) {
   return std::nullopt;
 }
 
-std::optional<nlohmann::json> api_resource_list(const std::string& group, const std::string& version) {
+std::optional<nlohmann::json> api_resource_list(const std::string& group,
+                                                const std::string& version) {
   nlohmann::json resources = nlohmann::json::array();
   for (const auto& r : served_resources()) {
     if (r.group != group || r.version != version) continue;
-    nlohmann::json e = {{"name", r.plural},      {"singularName", r.singular},
-                        {"namespaced", r.namespaced}, {"kind", r.kind},
+    nlohmann::json e = {{"name", r.plural},
+                        {"singularName", r.singular},
+                        {"namespaced", r.namespaced},
+                        {"kind", r.kind},
                         {"verbs", verbs_for("")}};
     if (!r.short_names.empty()) e["shortNames"] = r.short_names;
     resources.push_back(e);
     for (const auto& sub : r.subresources) {
       std::string kind = sub == "eviction" ? "Eviction" : sub == "binding" ? "Binding" : r.kind;
-      nlohmann::json s = {{"name", r.plural + "/" + sub}, {"singularName", ""},
-                          {"namespaced", r.namespaced}, {"kind", kind}, {"verbs", verbs_for(sub)}};
+      nlohmann::json s = {{"name", r.plural + "/" + sub},
+                          {"singularName", ""},
+                          {"namespaced", r.namespaced},
+                          {"kind", kind},
+                          {"verbs", verbs_for(sub)}};
       if (sub == "eviction") {
         s["group"] = "policy";
         s["version"] = "v1";

@@ -9,10 +9,11 @@
 namespace fitscale::vcluster {
 
 nlohmann::json core_api_versions(const std::string& server_address);  // /api
-nlohmann::json api_group_list();                                        // /apis
+nlohmann::json api_group_list();                                      // /apis
 // /api/v1 (group "") or /apis/GROUP/VERSION; nullopt when not served.
-std::optional<nlohmann::json> api_resource_list(const std::string& group, const std::string& version);
-std::optional<nlohmann::json> api_group(const std::string& group);    // /apis/GROUP
-nlohmann::json version_info();                                         // /version
+std::optional<nlohmann::json> api_resource_list(const std::string& group,
+                                                const std::string& version);
+std::optional<nlohmann::json> api_group(const std::string& group);  // /apis/GROUP
+nlohmann::json version_info();                                      // /version
 
 }  // namespace fitscale::vcluster

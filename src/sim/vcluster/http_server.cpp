@@ -33,11 +33,14 @@ std::vector<std::string> segments(const std::string& path) {
 
 }  // namespace
 
-ApiHttpServer::ApiHttpServer(ObjectStore& store, RestApi& api, CloudBridge& bridge, HttpServerOptions options)
+ApiHttpServer::ApiHttpServer(ObjectStore& store, RestApi& api, CloudBridge& bridge,
+                             HttpServerOptions options)
     : store_(store), api_(api), bridge_(bridge), options_(std::move(options)) {
   const std::size_t threads = options_.worker_threads;
   server_.new_task_queue = [threads] { return new httplib::ThreadPool(threads); };
-  auto handler = [this](const httplib::Request& req, httplib::Response& res) { dispatch(req, res); };
+  auto handler = [this](const httplib::Request& req, httplib::Response& res) {
+    dispatch(req, res);
+  };
   server_.Get(".*", handler);
   server_.Post(".*", handler);
   server_.Put(".*", handler);
@@ -104,7 +107,8 @@ bool ApiHttpServer::discovery(const std::string& path, httplib::Response& res) {
     if (auto l = api_resource_list("", seg[1])) {
       send(res, 200, *l);
     } else {
-      send_error(res, ApiError(404, "NotFound", "the server could not find the requested resource"));
+      send_error(res,
+                 ApiError(404, "NotFound", "the server could not find the requested resource"));
     }
     return true;
   }
@@ -116,7 +120,8 @@ bool ApiHttpServer::discovery(const std::string& path, httplib::Response& res) {
     if (auto g = api_group(seg[1])) {
       send(res, 200, *g);
     } else {
-      send_error(res, ApiError(404, "NotFound", "the server could not find the requested resource"));
+      send_error(res,
+                 ApiError(404, "NotFound", "the server could not find the requested resource"));
     }
     return true;
   }
@@ -124,7 +129,8 @@ bool ApiHttpServer::discovery(const std::string& path, httplib::Response& res) {
     if (auto l = api_resource_list(seg[1], seg[2])) {
       send(res, 200, *l);
     } else {
-      send_error(res, ApiError(404, "NotFound", "the server could not find the requested resource"));
+      send_error(res,
+                 ApiError(404, "NotFound", "the server could not find the requested resource"));
     }
     return true;
   }
@@ -180,13 +186,14 @@ void ApiHttpServer::dispatch(const httplib::Request& req, httplib::Response& res
     res.status = 200;
     // The stream=watch parameter (the API server's own watch media type) also keeps httplib from
     // gzip-compressing the stream: its compressor would hold events back until the watch ends.
-    res.set_chunked_content_provider("application/json;stream=watch", [this, w](size_t, httplib::DataSink& sink) {
-      stream_watch(store_, *w, [&sink](const std::string& line) {
-        return sink.is_writable() && sink.write(line.data(), line.size());
-      });
-      sink.done();
-      return true;
-    });
+    res.set_chunked_content_provider(
+        "application/json;stream=watch", [this, w](size_t, httplib::DataSink& sink) {
+          stream_watch(store_, *w, [&sink](const std::string& line) {
+            return sink.is_writable() && sink.write(line.data(), line.size());
+          });
+          sink.done();
+          return true;
+        });
     return;
   }
   ApiResponse out = api_.handle(ar);

@@ -1,6 +1,7 @@
 #include "sim/vcluster/job_controller.h"
 
 #include <fmt/format.h>
+
 #include <map>
 #include <set>
 
@@ -55,8 +56,8 @@ bool has_condition(const nlohmann::json& job, const std::string& type) {
 
 nlohmann::json condition(const std::string& type, const std::string& reason,
                          const std::string& message, const std::string& now) {
-  return {{"type", type}, {"status", "True"}, {"reason", reason}, {"message", message},
-          {"lastProbeTime", now}, {"lastTransitionTime", now}};
+  return {{"type", type},       {"status", "True"},     {"reason", reason},
+          {"message", message}, {"lastProbeTime", now}, {"lastTransitionTime", now}};
 }
 
 }  // namespace
@@ -91,8 +92,10 @@ JobPass run_job_controller(ObjectStore& store, const Clock& clock) {
     std::int64_t active = 0, succeeded = 0, failed = 0, ready = 0;
     for (const auto* p : pods_of[uid_of(job)]) {
       const std::string phase = pod_phase(*p);
-      if (phase == "Succeeded") ++succeeded;
-      else if (phase == "Failed") ++failed;
+      if (phase == "Succeeded")
+        ++succeeded;
+      else if (phase == "Failed")
+        ++failed;
       else if (!is_terminating(*p)) {
         ++active;
         if (phase == "Running") ++ready;
@@ -106,11 +109,13 @@ JobPass run_job_controller(ObjectStore& store, const Clock& clock) {
     std::int64_t to_create = 0;
     if (!finished) {
       if (failed > backoff_limit) {
-        new_condition = condition("Failed", "BackoffLimitExceeded", "Job has reached the specified backoff limit", now);
+        new_condition = condition("Failed", "BackoffLimitExceeded",
+                                  "Job has reached the specified backoff limit", now);
       } else if (succeeded >= completions) {
         new_condition = condition("Complete", "", "", now);
       } else if (!spec.value("suspend", false)) {
-        to_create = std::max<std::int64_t>(0, std::min(parallelism, completions - succeeded) - active);
+        to_create =
+            std::max<std::int64_t>(0, std::min(parallelism, completions - succeeded) - active);
       }
     }
     for (std::int64_t i = 0; i < to_create; ++i) {
@@ -120,10 +125,11 @@ JobPass run_job_controller(ObjectStore& store, const Clock& clock) {
         auto created = store.create("pods", ns, std::move(pod));
         ++active;
         ++pass.pods_created;
-        record_event(store, clock, job, "Normal", "SuccessfulCreate", "Created pod: " + name_of(created), "job-controller");
+        record_event(store, clock, job, "Normal", "SuccessfulCreate",
+                     "Created pod: " + name_of(created), "job-controller");
       } catch (const ApiError& e) {
-        record_event(store, clock, job, "Warning", "FailedCreate", std::string("Error creating pod: ") + e.what(),
-                     "job-controller");
+        record_event(store, clock, job, "Warning", "FailedCreate",
+                     std::string("Error creating pod: ") + e.what(), "job-controller");
         break;
       }
     }
@@ -132,7 +138,8 @@ JobPass run_job_controller(ObjectStore& store, const Clock& clock) {
         const std::string phase = pod_phase(*p);
         if (phase == "Succeeded" || phase == "Failed") continue;
         try {
-          store.mutate("pods", ns, name_of(*p), [&](nlohmann::json& o) { o["metadata"]["deletionTimestamp"] = now; });
+          store.mutate("pods", ns, name_of(*p),
+                       [&](nlohmann::json& o) { o["metadata"]["deletionTimestamp"] = now; });
         } catch (const ApiError&) {
         }
       }
@@ -150,9 +157,11 @@ JobPass run_job_controller(ObjectStore& store, const Clock& clock) {
         if (!new_condition.is_null()) {
           if (new_condition["type"] == "Complete") {
             st["completionTime"] = now;
-            st["conditions"].push_back(condition("SuccessCriteriaMet", "CompletionsReached", "Reached expected number of succeeded pods", now));
+            st["conditions"].push_back(condition("SuccessCriteriaMet", "CompletionsReached",
+                                                 "Reached expected number of succeeded pods", now));
           } else {
-            st["conditions"].push_back(condition("FailureTarget", new_condition["reason"], new_condition["message"], now));
+            st["conditions"].push_back(
+                condition("FailureTarget", new_condition["reason"], new_condition["message"], now));
           }
           st["conditions"].push_back(new_condition);
         }
@@ -165,8 +174,9 @@ JobPass run_job_controller(ObjectStore& store, const Clock& clock) {
     }
     if (!new_condition.is_null()) {
       const bool ok = new_condition["type"] == "Complete";
-      record_event(store, clock, job, ok ? "Normal" : "Warning", ok ? "Completed" : "BackoffLimitExceeded",
-                   ok ? "Job completed" : "Job has reached the specified backoff limit", "job-controller");
+      record_event(
+          store, clock, job, ok ? "Normal" : "Warning", ok ? "Completed" : "BackoffLimitExceeded",
+          ok ? "Job completed" : "Job has reached the specified backoff limit", "job-controller");
     }
   }
   return pass;

@@ -1,6 +1,7 @@
 #include "sim/vcluster/kubelets.h"
 
 #include <fmt/format.h>
+
 #include <set>
 
 #include "model/error.h"
@@ -13,7 +14,8 @@
 namespace fitscale::vcluster {
 namespace {
 
-nlohmann::json container_statuses(const nlohmann::json& pod, const nlohmann::json& state, bool ready) {
+nlohmann::json container_statuses(const nlohmann::json& pod, const nlohmann::json& state,
+                                  bool ready) {
   nlohmann::json out = nlohmann::json::array();
   for (const auto& c : pod["spec"].value("containers", nlohmann::json::array())) {
     out.push_back({{"name", c.value("name", "")},
@@ -34,15 +36,21 @@ void finish(nlohmann::json& pod, const std::string& phase, const std::string& re
   pod["status"]["phase"] = phase;
   if (!reason.empty()) pod["status"]["reason"] = reason;
   if (!message.empty()) pod["status"]["message"] = message;
-  pod["status"]["containerStatuses"] = container_statuses(
-      pod,
-      {{"terminated",
-        {{"exitCode", exit_code}, {"reason", phase == "Succeeded" ? "Completed" : "Error"},
-         {"startedAt", started.empty() ? now : started}, {"finishedAt", now}}}},
-      false);
-  pod["status"]["conditions"] = {
-      {{"type", "PodScheduled"}, {"status", "True"}, {"lastTransitionTime", started.empty() ? now : started}},
-      {{"type", "Ready"}, {"status", "False"}, {"reason", "PodCompleted"}, {"lastTransitionTime", now}}};
+  pod["status"]["containerStatuses"] =
+      container_statuses(pod,
+                         {{"terminated",
+                           {{"exitCode", exit_code},
+                            {"reason", phase == "Succeeded" ? "Completed" : "Error"},
+                            {"startedAt", started.empty() ? now : started},
+                            {"finishedAt", now}}}},
+                         false);
+  pod["status"]["conditions"] = {{{"type", "PodScheduled"},
+                                  {"status", "True"},
+                                  {"lastTransitionTime", started.empty() ? now : started}},
+                                 {{"type", "Ready"},
+                                  {"status", "False"},
+                                  {"reason", "PodCompleted"},
+                                  {"lastTransitionTime", now}}};
 }
 
 }  // namespace
@@ -68,10 +76,12 @@ KubeletPass run_kubelets(ObjectStore& store, const Clock& clock) {
       if (node.empty() || phase == "Succeeded" || phase == "Failed") continue;
       if (!nodes.count(node)) {
         store.mutate("pods", ns, name, [&](nlohmann::json& p) {
-          finish(p, "Failed", "NodeLost", "node " + node + " which was running the pod is gone", now);
+          finish(p, "Failed", "NodeLost", "node " + node + " which was running the pod is gone",
+                 now);
         });
         record_event(store, clock, pod, "Warning", "NodeLost",
-                     fmt::format("node {} which was running pod {} is gone", node, name), "kubelet");
+                     fmt::format("node {} which was running pod {} is gone", node, name),
+                     "kubelet");
         ++pass.failed;
         continue;
       }
@@ -89,18 +99,21 @@ KubeletPass run_kubelets(ObjectStore& store, const Clock& clock) {
               {{"type", "ContainersReady"}, {"status", "True"}, {"lastTransitionTime", now}},
               {{"type", "Ready"}, {"status", "True"}, {"lastTransitionTime", now}}};
         });
-        record_event(store, clock, pod, "Normal", "Started", "Started simulated containers on " + node, "kubelet");
+        record_event(store, clock, pod, "Normal", "Started",
+                     "Started simulated containers on " + node, "kubelet");
         ++pass.started;
         continue;
       }
-      const std::string started_text = string_at(pod, nlohmann::json::json_pointer("/status/startTime"));
+      const std::string started_text =
+          string_at(pod, nlohmann::json::json_pointer("/status/startTime"));
       const Time started = started_text.empty() ? now_t : parse_rfc3339(started_text);
       const Seconds ran = now_t - started;
       const auto& spec = pod["spec"];
       if (spec.contains("activeDeadlineSeconds") && spec["activeDeadlineSeconds"].is_number() &&
           ran >= spec["activeDeadlineSeconds"].get<Seconds>()) {
         store.mutate("pods", ns, name, [&](nlohmann::json& p) {
-          finish(p, "Failed", "DeadlineExceeded", "Pod was active on the node longer than the specified deadline", now);
+          finish(p, "Failed", "DeadlineExceeded",
+                 "Pod was active on the node longer than the specified deadline", now);
         });
         record_event(store, clock, pod, "Warning", "DeadlineExceeded",
                      "Pod was active on the node longer than the specified deadline", "kubelet");
@@ -114,15 +127,19 @@ KubeletPass run_kubelets(ObjectStore& store, const Clock& clock) {
         d = parse_duration(duration);
       } catch (const InputError& e) {
         store.mutate("pods", ns, name, [&](nlohmann::json& p) {
-          finish(p, "Failed", "BadSimDuration", std::string("annotation fitscale.io/sim-duration: ") + e.what(), now);
+          finish(p, "Failed", "BadSimDuration",
+                 std::string("annotation fitscale.io/sim-duration: ") + e.what(), now);
         });
         ++pass.failed;
         continue;
       }
       if (ran >= d) {
-        store.mutate("pods", ns, name, [&](nlohmann::json& p) { finish(p, "Succeeded", "", "", now); });
-        record_event(store, clock, pod, "Normal", "Completed",
-                     fmt::format("simulated containers ran for {} and exited 0", format_duration(d)), "kubelet");
+        store.mutate("pods", ns, name,
+                     [&](nlohmann::json& p) { finish(p, "Succeeded", "", "", now); });
+        record_event(
+            store, clock, pod, "Normal", "Completed",
+            fmt::format("simulated containers ran for {} and exited 0", format_duration(d)),
+            "kubelet");
         ++pass.succeeded;
       }
     } catch (const ApiError&) {

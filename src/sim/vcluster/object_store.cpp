@@ -39,7 +39,10 @@ nlohmann::json ObjectStore::create(const std::string& resource, const std::strin
   std::string name = md.value("name", std::string());
   if (name.empty()) {
     const std::string prefix = md.value("generateName", std::string());
-    if (prefix.empty()) throw ApiError(422, "Invalid", resource + ": metadata.name: Required value: name or generateName is required");
+    if (prefix.empty())
+      throw ApiError(
+          422, "Invalid",
+          resource + ": metadata.name: Required value: name or generateName is required");
     // Deterministic suffix from the version counter: unique, short, lower-case alphanumerics.
     std::uint64_t n = (rv_ + 1) * 2654435761ULL;
     std::string suffix;

@@ -49,8 +49,8 @@ class ObjectStore {
   nlohmann::json replace(const std::string& resource, const std::string& ns,
                          const std::string& name, nlohmann::json obj);
   // Read-modify-write under the lock. Unchanged objects get no new version and no event.
-  nlohmann::json mutate(const std::string& resource, const std::string& ns,
-                        const std::string& name, const std::function<void(nlohmann::json&)>& fn);
+  nlohmann::json mutate(const std::string& resource, const std::string& ns, const std::string& name,
+                        const std::function<void(nlohmann::json&)>& fn);
   nlohmann::json remove(const std::string& resource, const std::string& ns,
                         const std::string& name);  // throws NotFound
 

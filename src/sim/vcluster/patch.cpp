@@ -33,7 +33,8 @@ nlohmann::json apply_patch(const nlohmann::json& document, const nlohmann::json&
     try {
       return document.patch(patch);
     } catch (const nlohmann::json::exception& e) {
-      throw ApiError(422, "Invalid", std::string("the JSON patch could not be applied: ") + e.what());
+      throw ApiError(422, "Invalid",
+                     std::string("the JSON patch could not be applied: ") + e.what());
     }
   }
   if (kind == "application/merge-patch+json" || kind == "application/strategic-merge-patch+json") {

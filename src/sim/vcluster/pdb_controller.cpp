@@ -33,7 +33,8 @@ void update_disruption_budgets(ObjectStore& store) {
     const std::string ns = namespace_of(pdb);
     const auto spec = pdb.value("spec", nlohmann::json::object());
     // policy/v1: an empty (or missing) selector selects every pod in the namespace.
-    const LabelSelector selector = label_selector_from_json(spec.value("selector", nlohmann::json::object()));
+    const LabelSelector selector =
+        label_selector_from_json(spec.value("selector", nlohmann::json::object()));
     std::int64_t expected = 0, healthy = 0;
     std::set<std::string> present;
     for (const auto& pod : store.list("pods", ns).items) {
@@ -49,7 +50,8 @@ void update_disruption_budgets(ObjectStore& store) {
       if (spec.contains("minAvailable")) {
         desired = scaled_budget_value(spec["minAvailable"], expected);
       } else if (spec.contains("maxUnavailable")) {
-        desired = std::max<std::int64_t>(0, expected - scaled_budget_value(spec["maxUnavailable"], expected));
+        desired = std::max<std::int64_t>(
+            0, expected - scaled_budget_value(spec["maxUnavailable"], expected));
       }
     } catch (const ApiError&) {
       desired = expected;  // an unreadable budget protects everything rather than nothing

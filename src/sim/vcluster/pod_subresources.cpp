@@ -21,18 +21,22 @@ ApiResponse RestApi::evict(const ApiRequest& req) {
   if (counts_for_budget) {
     const Labels labels = labels_of(pod);
     for (const auto& pdb : store_.list("poddisruptionbudgets", ns).items) {
-      const auto sel_json = pdb.value("spec", nlohmann::json::object()).value("selector", nlohmann::json());
+      const auto sel_json =
+          pdb.value("spec", nlohmann::json::object()).value("selector", nlohmann::json());
       if (sel_json.is_null()) continue;
       if (!matches(label_selector_from_json(sel_json), labels)) continue;
       const auto& st = pdb.value("status", nlohmann::json::object());
       const long allowed = st.value("disruptionsAllowed", 0L);
       if (allowed <= 0) {
-        ApiError e(429, "TooManyRequests", "Cannot evict pod as it would violate the pod's disruption budget.");
+        ApiError e(429, "TooManyRequests",
+                   "Cannot evict pod as it would violate the pod's disruption budget.");
         auto body = status_json(e, "pods", name);
         body["details"]["causes"] = {
             {{"reason", "DisruptionBudget"},
-             {"message", fmt::format("The disruption budget {} needs {} healthy pods and has {} currently",
-                                     name_of(pdb), st.value("desiredHealthy", 0L), st.value("currentHealthy", 0L))}}};
+             {"message",
+              fmt::format("The disruption budget {} needs {} healthy pods and has {} currently",
+                          name_of(pdb), st.value("desiredHealthy", 0L),
+                          st.value("currentHealthy", 0L))}}};
         return {429, body};
       }
       // Spend one disruption now, so a second eviction before the budget is recomputed is judged
@@ -61,7 +65,8 @@ ApiResponse RestApi::bind(const ApiRequest& req) {
   store_.mutate("pods", req.path.ns, req.path.name, [&](nlohmann::json& pod) {
     const std::string current = pod_node(pod);
     if (!current.empty()) {
-      throw ApiError(409, "Conflict", "pod " + req.path.name + " is already assigned to node \"" + current + "\"");
+      throw ApiError(409, "Conflict",
+                     "pod " + req.path.name + " is already assigned to node \"" + current + "\"");
     }
     pod["spec"]["nodeName"] = node;
   });

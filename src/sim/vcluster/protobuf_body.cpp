@@ -34,11 +34,20 @@ class Reader {
   }
   void skip(int wire_type) {
     switch (wire_type) {
-      case 0: varint(); break;
-      case 1: advance(8); break;
-      case 2: bytes(); break;
-      case 5: advance(4); break;
-      default: throw malformed();
+      case 0:
+        varint();
+        break;
+      case 1:
+        advance(8);
+        break;
+      case 2:
+        bytes();
+        break;
+      case 5:
+        advance(4);
+        break;
+      default:
+        throw malformed();
     }
   }
   // Calls fn(field, wire_type) for each field; fn consumes length-delimited values it wants.
@@ -63,9 +72,12 @@ class Reader {
 nlohmann::json string_map_entry(std::string_view entry) {
   std::string k, v;
   Reader(entry).fields([&](std::uint64_t f, Reader& r) {
-    if (f == 1) k = r.bytes();
-    else if (f == 2) v = r.bytes();
-    else return false;
+    if (f == 1)
+      k = r.bytes();
+    else if (f == 2)
+      v = r.bytes();
+    else
+      return false;
     return true;
   });
   return {k, v};
@@ -75,9 +87,15 @@ nlohmann::json object_meta(std::string_view bytes) {
   nlohmann::json md = nlohmann::json::object();
   Reader(bytes).fields([&](std::uint64_t f, Reader& r) {
     switch (f) {
-      case 1: md["name"] = std::string(r.bytes()); return true;
-      case 2: md["generateName"] = std::string(r.bytes()); return true;
-      case 3: md["namespace"] = std::string(r.bytes()); return true;
+      case 1:
+        md["name"] = std::string(r.bytes());
+        return true;
+      case 2:
+        md["generateName"] = std::string(r.bytes());
+        return true;
+      case 3:
+        md["namespace"] = std::string(r.bytes());
+        return true;
       case 11: {
         auto e = string_map_entry(r.bytes());
         md["labels"][e[0].get<std::string>()] = e[1];
@@ -88,7 +106,8 @@ nlohmann::json object_meta(std::string_view bytes) {
         md["annotations"][e[0].get<std::string>()] = e[1];
         return true;
       }
-      default: return false;
+      default:
+        return false;
     }
   });
   return md;
@@ -104,9 +123,12 @@ nlohmann::json decode_protobuf_body(std::string_view body) {
   Reader(body.substr(4)).fields([&](std::uint64_t f, Reader& r) {
     if (f == 1) {
       Reader(r.bytes()).fields([&](std::uint64_t tf, Reader& tr) {
-        if (tf == 1) api_version = tr.bytes();
-        else if (tf == 2) kind = tr.bytes();
-        else return false;
+        if (tf == 1)
+          api_version = tr.bytes();
+        else if (tf == 2)
+          kind = tr.bytes();
+        else
+          return false;
         return true;
       });
       return true;
@@ -122,7 +144,8 @@ nlohmann::json decode_protobuf_body(std::string_view body) {
                    "this virtual cluster reads protobuf bodies only for Namespaces; send " + kind +
                        " as application/json");
   }
-  nlohmann::json obj = {{"apiVersion", api_version}, {"kind", kind}, {"metadata", nlohmann::json::object()}};
+  nlohmann::json obj = {
+      {"apiVersion", api_version}, {"kind", kind}, {"metadata", nlohmann::json::object()}};
   Reader(raw).fields([&](std::uint64_t f, Reader& r) {
     if (f != 1) return false;
     obj["metadata"] = object_meta(r.bytes());

@@ -12,7 +12,7 @@ struct ResourceInfo {
   std::string version;  // "v1"
   std::string plural;   // "pods"; unique across groups in this server, so it keys the store
   std::string singular;
-  std::string kind;     // "Pod"
+  std::string kind;  // "Pod"
   bool namespaced = true;
   std::vector<std::string> short_names;
   std::vector<std::string> subresources;  // "status", "eviction", "binding"

@@ -71,14 +71,17 @@ std::optional<ApiPath> parse_api_path(const std::string& path) {
   if (rest.empty() || rest.size() > 3) throw not_found("path", path);
   p.resource = find_resource(group, version, rest[0]);
   if (!p.resource) {
-    throw ApiError(404, "NotFound", "the server could not find the requested resource (" + path + ")");
+    throw ApiError(404, "NotFound",
+                   "the server could not find the requested resource (" + path + ")");
   }
   if (rest.size() >= 2) p.name = rest[1];
   if (rest.size() == 3) {
     p.subresource = rest[2];
     bool known = false;
     for (const auto& s : p.resource->subresources) known |= s == p.subresource;
-    if (!known) throw ApiError(404, "NotFound", "the server could not find the requested resource (" + path + ")");
+    if (!known)
+      throw ApiError(404, "NotFound",
+                     "the server could not find the requested resource (" + path + ")");
   }
   if (!p.resource->namespaced && !p.ns.empty()) throw not_found("path", path);
   return p;
@@ -109,13 +112,17 @@ ApiResponse RestApi::handle(const ApiRequest& req) {
     if (m == "POST" && sub == "eviction") return evict(req);
     if (m == "POST" && sub == "binding") return bind(req);
     if (m == "POST" && req.path.name.empty()) return create(req);
-    if (m == "PUT" && !req.path.name.empty() && (sub.empty() || sub == "status")) return replace(req);
-    if (m == "PATCH" && !req.path.name.empty() && (sub.empty() || sub == "status")) return patch(req);
+    if (m == "PUT" && !req.path.name.empty() && (sub.empty() || sub == "status"))
+      return replace(req);
+    if (m == "PATCH" && !req.path.name.empty() && (sub.empty() || sub == "status"))
+      return patch(req);
     if (m == "DELETE" && !req.path.name.empty() && sub.empty()) return remove(req);
     if (m == "DELETE" && req.path.name.empty()) return remove_collection(req);
-    throw ApiError(405, "MethodNotAllowed", "the server does not allow this method on the requested resource");
+    throw ApiError(405, "MethodNotAllowed",
+                   "the server does not allow this method on the requested resource");
   } catch (const ApiError& e) {
-    return {e.code(), status_json(e, req.path.resource ? req.path.resource->plural : "", req.path.name)};
+    return {e.code(),
+            status_json(e, req.path.resource ? req.path.resource->plural : "", req.path.name)};
   } catch (const std::exception& e) {
     ApiError internal(500, "InternalError", std::string("internal error: ") + e.what());
     return {500, status_json(internal)};
@@ -162,7 +169,10 @@ ApiResponse RestApi::get_or_list(const ApiRequest& req) {
     items = std::move(page);
   }
   return {200,
-          {{"kind", r.kind + "List"}, {"apiVersion", r.group_version()}, {"metadata", metadata}, {"items", items}}};
+          {{"kind", r.kind + "List"},
+           {"apiVersion", r.group_version()},
+           {"metadata", metadata},
+           {"items", items}}};
 }
 
 ApiResponse RestApi::create(const ApiRequest& req) {
@@ -223,7 +233,8 @@ nlohmann::json RestApi::delete_object(const ResourceInfo& r, const std::string& 
   if (r.plural == "pods") {
     auto pod = store_.get("pods", ns, name);
     const std::string phase = pod_phase(pod);
-    const bool running_on_node = !pod_node(pod).empty() && phase != "Succeeded" && phase != "Failed";
+    const bool running_on_node =
+        !pod_node(pod).empty() && phase != "Succeeded" && phase != "Failed";
     if (running_on_node && grace_seconds.value_or(1) > 0) {
       // Graceful: the pod's kubelet sees deletionTimestamp, stops it, and the pod goes away.
       return store_.mutate("pods", ns, name, [&](nlohmann::json& p) {
@@ -254,7 +265,8 @@ ApiResponse RestApi::remove(const ApiRequest& req) {
   if (auto g = query_value(req, "gracePeriodSeconds"); !g.empty()) grace = std::stol(g);
   if (!req.body.empty()) {
     auto opts = parse_body(req.body);
-    if (opts.is_object() && opts.contains("gracePeriodSeconds") && opts["gracePeriodSeconds"].is_number()) {
+    if (opts.is_object() && opts.contains("gracePeriodSeconds") &&
+        opts["gracePeriodSeconds"].is_number()) {
       grace = opts["gracePeriodSeconds"].get<long>();
     }
   }
@@ -274,8 +286,11 @@ ApiResponse RestApi::remove_collection(const ApiRequest& req) {
       // Deleted concurrently: fine.
     }
   }
-  return {200, {{"kind", r.kind + "List"}, {"apiVersion", r.group_version()},
-                {"metadata", nlohmann::json::object()}, {"items", items}}};
+  return {200,
+          {{"kind", r.kind + "List"},
+           {"apiVersion", r.group_version()},
+           {"metadata", nlohmann::json::object()},
+           {"items", items}}};
 }
 
 }  // namespace fitscale::vcluster

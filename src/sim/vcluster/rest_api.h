@@ -54,8 +54,8 @@ class RestApi {
   ApiResponse remove_collection(const ApiRequest& req);
   ApiResponse evict(const ApiRequest& req);
   ApiResponse bind(const ApiRequest& req);
-  nlohmann::json delete_object(const ResourceInfo& r, const std::string& ns, const std::string& name,
-                               std::optional<long> grace_seconds);
+  nlohmann::json delete_object(const ResourceInfo& r, const std::string& ns,
+                               const std::string& name, std::optional<long> grace_seconds);
   void ensure_namespace(const std::string& ns);
 
   ObjectStore& store_;

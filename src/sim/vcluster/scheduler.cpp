@@ -1,7 +1,8 @@
 #include "sim/vcluster/scheduler.h"
 
-#include <algorithm>
 #include <fmt/format.h>
+
+#include <algorithm>
 #include <map>
 #include <optional>
 
@@ -203,7 +204,8 @@ SchedulerPass schedule_pending_pods(ObjectStore& store, const Clock& clock,
     std::vector<std::pair<PendingPod*, NodeSlot*>> placed;
     std::string failure;
     if (auto g = gang_of(unit.front()->pod); g && gang_members[g->first] < g->second) {
-      failure = fmt::format("gang {} has {} of {} members", g->first, gang_members[g->first], g->second);
+      failure =
+          fmt::format("gang {} has {} of {} members", g->first, gang_members[g->first], g->second);
     }
     for (auto* pp : unit) {
       if (!failure.empty()) break;
@@ -235,7 +237,9 @@ SchedulerPass schedule_pending_pods(ObjectStore& store, const Clock& clock,
           continue;  // deleted meanwhile
         }
         ++pass.unschedulable;
-        if (newly) record_event(store, clock, pp->json, "Warning", "FailedScheduling", failure, "default-scheduler");
+        if (newly)
+          record_event(store, clock, pp->json, "Warning", "FailedScheduling", failure,
+                       "default-scheduler");
       }
       continue;
     }
@@ -251,7 +255,8 @@ SchedulerPass schedule_pending_pods(ObjectStore& store, const Clock& clock,
       }
       ++pass.bound;
       record_event(store, clock, pp->json, "Normal", "Scheduled",
-                   fmt::format("Successfully assigned {}/{} to {}", pp->pod.ns, pp->pod.name, slot->node.name),
+                   fmt::format("Successfully assigned {}/{} to {}", pp->pod.ns, pp->pod.name,
+                               slot->node.name),
                    "default-scheduler");
     }
   }

@@ -29,14 +29,16 @@ std::vector<std::string_view> split_terms(std::string_view text) {
       --depth;
     }
   }
-  if (depth != 0) throw bad_request("unbalanced parentheses in selector \"" + std::string(text) + "\"");
+  if (depth != 0)
+    throw bad_request("unbalanced parentheses in selector \"" + std::string(text) + "\"");
   return out;
 }
 
 bool valid_key(std::string_view k) {
   if (k.empty()) return false;
   for (char c : k) {
-    if (!(std::isalnum(static_cast<unsigned char>(c)) || c == '-' || c == '_' || c == '.' || c == '/')) {
+    if (!(std::isalnum(static_cast<unsigned char>(c)) || c == '-' || c == '_' || c == '.' ||
+          c == '/')) {
       return false;
     }
   }
@@ -103,7 +105,8 @@ const nlohmann::json* lookup(const nlohmann::json& obj, std::string_view path) {
   std::size_t start = 0;
   while (start <= path.size()) {
     auto dot = path.find('.', start);
-    std::string part(path.substr(start, dot == std::string_view::npos ? std::string_view::npos : dot - start));
+    std::string part(
+        path.substr(start, dot == std::string_view::npos ? std::string_view::npos : dot - start));
     if (!cur->is_object()) return nullptr;
     auto it = cur->find(part);
     if (it == cur->end()) return nullptr;
@@ -186,18 +189,24 @@ LabelSelector label_selector_from_json(const nlohmann::json& j) {
   LabelSelector s;
   if (!j.is_object()) return s;
   if (auto ml = j.find("matchLabels"); ml != j.end() && ml->is_object()) {
-    for (auto it = ml->begin(); it != ml->end(); ++it) s.match_labels[it.key()] = it.value().get<std::string>();
+    for (auto it = ml->begin(); it != ml->end(); ++it)
+      s.match_labels[it.key()] = it.value().get<std::string>();
   }
   if (auto me = j.find("matchExpressions"); me != j.end() && me->is_array()) {
     for (const auto& e : *me) {
       Requirement r;
       r.key = e.value("key", std::string());
       const std::string op = e.value("operator", std::string());
-      if (op == "In") r.op = SelectorOp::In;
-      else if (op == "NotIn") r.op = SelectorOp::NotIn;
-      else if (op == "Exists") r.op = SelectorOp::Exists;
-      else if (op == "DoesNotExist") r.op = SelectorOp::DoesNotExist;
-      else throw bad_request("matchExpressions: unknown operator \"" + op + "\"");
+      if (op == "In")
+        r.op = SelectorOp::In;
+      else if (op == "NotIn")
+        r.op = SelectorOp::NotIn;
+      else if (op == "Exists")
+        r.op = SelectorOp::Exists;
+      else if (op == "DoesNotExist")
+        r.op = SelectorOp::DoesNotExist;
+      else
+        throw bad_request("matchExpressions: unknown operator \"" + op + "\"");
       if (auto v = e.find("values"); v != e.end() && v->is_array()) {
         for (const auto& x : *v) r.values.push_back(x.get<std::string>());
       }

@@ -8,7 +8,8 @@
 
 namespace fitscale::vcluster {
 
-void ApiHttpServer::sim_cloud(const std::string& verb, const httplib::Request& req, httplib::Response& res) {
+void ApiHttpServer::sim_cloud(const std::string& verb, const httplib::Request& req,
+                              httplib::Response& res) {
   auto reply = [&](int status, const nlohmann::json& body) {
     res.status = status;
     res.set_content(body.dump(), "application/json");
@@ -20,18 +21,22 @@ void ApiHttpServer::sim_cloud(const std::string& verb, const httplib::Request& r
       reply(200, {{"instances", list}});
       return;
     }
-    if (req.method != "POST") throw ApiError(405, "MethodNotAllowed", "use POST for sim-cloud/" + verb);
+    if (req.method != "POST")
+      throw ApiError(405, "MethodNotAllowed", "use POST for sim-cloud/" + verb);
     const nlohmann::json body = parse_body(req.body.empty() ? "{}" : req.body);
     if (verb == "launch") {
       reply(200, launch_result_to_json(bridge_.launch(launch_request_from_json(body))));
     } else if (verb == "terminate") {
-      if (!body.contains("ids") || !body["ids"].is_array()) throw bad_request("terminate: field ids (array) is required");
+      if (!body.contains("ids") || !body["ids"].is_array())
+        throw bad_request("terminate: field ids (array) is required");
       bridge_.terminate(body["ids"].get<std::vector<std::string>>());
       reply(200, nlohmann::json::object());
     } else if (verb == "inject") {
       const std::string offering = body.value("offering", "");
-      if (offering.empty()) throw bad_request("inject: field offering (TYPE/ZONE/CAPACITY) is required");
-      bridge_.inject(offering, body.value("code", "InsufficientInstanceCapacity"), body.value("count", 1));
+      if (offering.empty())
+        throw bad_request("inject: field offering (TYPE/ZONE/CAPACITY) is required");
+      bridge_.inject(offering, body.value("code", "InsufficientInstanceCapacity"),
+                     body.value("count", 1));
       reply(200, nlohmann::json::object());
     } else if (verb == "interrupt") {
       const std::string id = body.value("id", "");

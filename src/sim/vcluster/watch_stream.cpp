@@ -34,7 +34,8 @@ void stream_watch(const ObjectStore& store, const WatchRequest& w,
     try {
       rv = std::stoull(w.resource_version);
     } catch (const std::exception&) {
-      write(line("ERROR", status_json(bad_request("invalid resourceVersion \"" + w.resource_version + "\""))));
+      write(line("ERROR", status_json(bad_request("invalid resourceVersion \"" +
+                                                  w.resource_version + "\""))));
       return;
     }
   }
@@ -45,10 +46,11 @@ void stream_watch(const ObjectStore& store, const WatchRequest& w,
     std::vector<WatchEvent> events;
     std::uint64_t seen_up_to = rv;
     try {
-      events = store.wait_for_events(w.resource->plural, rv,
-                                     std::chrono::duration_cast<std::chrono::milliseconds>(
-                                         std::min<Clock::duration>(deadline - now, std::chrono::seconds(1))),
-                                     &seen_up_to);
+      events = store.wait_for_events(
+          w.resource->plural, rv,
+          std::chrono::duration_cast<std::chrono::milliseconds>(
+              std::min<Clock::duration>(deadline - now, std::chrono::seconds(1))),
+          &seen_up_to);
     } catch (const ApiError& e) {
       write(line("ERROR", status_json(e)));
       return;

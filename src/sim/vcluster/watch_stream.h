@@ -21,7 +21,7 @@ namespace fitscale::vcluster {
 
 struct WatchRequest {
   const ResourceInfo* resource = nullptr;
-  std::string ns;  // "" = all namespaces
+  std::string ns;    // "" = all namespaces
   std::string name;  // non-empty for a single-object watch (fieldSelector metadata.name)
   std::vector<Requirement> labels;
   std::vector<FieldRequirement> fields;
