@@ -479,6 +479,9 @@ void Engine::notice_cloud_changes() {
     live_meters_.emplace(m.id, idx);
     meters_.push_back(std::move(m));
     push(now_ + cloud_.boot_delay(inst.instance_type), kBoot, idx);
+    for (const auto& fixed : o_.fixed_interruptions) {
+      if (fixed.instance == idx) push(std::max(now_, fixed.at_s), kInterrupt, idx);
+    }
     if (o_.interruptions && inst.capacity_type == CapacityType::Spot && type != nullptr &&
         type->spot_interruption_bucket) {
       const double rate = spot_hourly_hazard(*type->spot_interruption_bucket) / 3600.0;

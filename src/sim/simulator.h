@@ -28,6 +28,13 @@ struct SimOptions {
   Seconds boot_delay_gpu_s = 180;
   bool interruptions = true;  // spot interruptions at the catalog's hourly hazard
   std::vector<CapacityOutage> insufficient_capacity;
+  // Interruptions at fixed times, on top of (or, with interruptions = false, instead of) the
+  // random ones: the `instance`-th instance launched (0-based) is reclaimed at `at_s`.
+  struct FixedInterruption {
+    Seconds at_s = 0;
+    std::size_t instance = 0;
+  };
+  std::vector<FixedInterruption> fixed_interruptions;
   // Virtual time of trace second 0: a Monday at UTC midnight, so daily and monthly budget
   // periods fall where a person expects them.
   Time start = 1767571200;  // 2026-01-05T00:00:00Z

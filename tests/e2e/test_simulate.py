@@ -1,0 +1,79 @@
+#!/usr/bin/env python3
+"""`fitscale simulate` as a user runs it: a report with the issue's fields, the same bytes for the
+same seed, a hand-checkable trace with exact numbers, and a malformed trace refused with its line."""
+import json
+import os
+import re
+import subprocess
+import sys
+import tempfile
+
+BIN = os.environ["FITSCALE_BINARY"]
+SRC = os.environ["FITSCALE_SOURCE_DIR"]
+TRACES = os.path.join(SRC, "tests", "data", "traces")
+
+
+def simulate(args, check=True):
+    p = subprocess.run([BIN, "simulate", *args], capture_output=True, text=True, timeout=240)
+    if check and p.returncode != 0:
+        sys.exit(f"fitscale simulate {args} failed ({p.returncode}):\n{p.stdout}\n{p.stderr}")
+    return p
+
+
+def without_wall_time(text):
+    # The one field that depends on the machine, not on the inputs.
+    return re.sub(r'"wall_s": [0-9.e+-]+', '"wall_s": 0', text)
+
+
+def main():
+    with tempfile.TemporaryDirectory() as tmp:
+        # Same seed, same bytes (spot interruptions are drawn from the seed).
+        reports = []
+        for i in range(2):
+            out = os.path.join(tmp, f"r{i}.json")
+            p = simulate(["--trace", os.path.join(TRACES, "spot_sample.csv"), "--seed", "42",
+                          "--report-json", out])
+            assert "fitscale simulate" in p.stdout and "lower bound" in p.stdout, p.stdout
+            with open(out) as f:
+                reports.append(f.read())
+        assert without_wall_time(reports[0]) == without_wall_time(reports[1]), "same seed, different report"
+        r = json.loads(reports[0])
+        for key in ["jobs", "refusals", "cost_usd", "lower_bound_usd", "wait_s", "nodes", "gpu_hours", "sim"]:
+            assert key in r, f"report lacks {key}"
+        for key in ["total", "spot", "on_demand", "idle", "by_namespace"]:
+            assert key in r["cost_usd"], key
+        assert r["jobs"] == {"submitted": 6, "completed": 6, "refused": 0}, r["jobs"]
+        assert r["cost_usd"]["total"] >= r["lower_bound_usd"] > 0, (r["cost_usd"], r["lower_bound_usd"])
+        # The on-demand-only job ran on on-demand capacity; the rest on spot.
+        assert r["cost_usd"]["on_demand"] > 0 and r["cost_usd"]["spot"] > 0, r["cost_usd"]
+        assert set(r["cost_usd"]["by_namespace"]) == {"vc-a", "vc-b", "vc-c"}, r["cost_usd"]["by_namespace"]
+        assert r["sim"]["seed"] == 42 and r["sim"]["wall_s"] > 0
+
+        # The hand-checked trace (numbers worked out in tests/sim/simulator_test.cpp).
+        cfg = os.path.join(tmp, "one-zone.yaml")
+        with open(cfg, "w") as f:
+            f.write("zones: [us-east-1a]\n")
+        out = os.path.join(tmp, "three.json")
+        simulate(["--trace", os.path.join(TRACES, "three_jobs.csv"), "--catalog",
+                  os.path.join(TRACES, "one_gpu_catalog.csv"), "--config", cfg, "--report-json", out])
+        with open(out) as f:
+            r = json.load(f)
+        assert r["cost_usd"]["total"] == 6.75, r["cost_usd"]
+        assert r["cost_usd"]["on_demand"] == 6.75 and r["cost_usd"]["spot"] == 0
+        assert r["lower_bound_usd"] == 6.0, r["lower_bound_usd"]
+        assert r["wait_s"]["p50"] == 180 and r["wait_s"]["max"] == 180, r["wait_s"]
+        assert r["nodes"]["launched"] == 3 and r["nodes"]["peak"] == 2, r["nodes"]
+        assert r["gpu_hours"] == {"provisioned": 1.875, "used": 1.667}, r["gpu_hours"]
+
+        # A malformed row stops the command with the file, the line and the column.
+        p = simulate(["--trace", os.path.join(TRACES, "malformed.csv")], check=False)
+        assert p.returncode == 2, (p.returncode, p.stderr)
+        assert "malformed.csv:3: column cpu:" in p.stderr, p.stderr
+        # A trace that does not exist is an error too, not an empty report.
+        p = simulate(["--trace", os.path.join(tmp, "missing.csv")], check=False)
+        assert p.returncode == 2 and "missing.csv" in p.stderr, p.stderr
+    print("ok")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,206 @@
+#include "sim/simulator.h"
+
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <sstream>
+
+#include "model/error.h"
+
+namespace fitscale {
+namespace {
+
+std::string read(const std::string& rel) {
+  std::ifstream in(std::string(FITSCALE_SOURCE_DIR) + "/" + rel, std::ios::binary);
+  std::ostringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+// One instance type, one zone, on-demand only: every number below can be worked out by hand.
+// g1.xlarge: 1 V100, $3.60/h = $0.001/s; GPU boot delay 180 s; empty nodes go after 60 s.
+Catalog one_gpu_catalog() {
+  CatalogOptions o;
+  o.zones = {"us-east-1a"};
+  return build_catalog(parse_catalog_csv(read("tests/data/traces/one_gpu_catalog.csv"), "one_gpu_catalog.csv"), o);
+}
+
+SimOptions hand_options() {
+  SimOptions o;
+  o.policy.zones = {"us-east-1a"};
+  o.interruptions = false;
+  o.boot_delay_gpu_s = 180;
+  o.interval_s = 10;
+  o.policy.empty_ttl_s = 60;
+  return o;
+}
+
+std::vector<TraceJob> trace(const std::string& text) { return parse_trace(text, "test.csv"); }
+
+const char* kHeader =
+    "submit_s,job,namespace,replicas,cpu,memory,gpu,gpu_model,duration_s,capacity_type,checkpoint_interval_s\n";
+
+TEST(Simulator, ThreeJobsByHand) {
+  // a (team-a) at 0: launch i1 at 0, Ready at 180, runs 180..3780; i1 empty from 3780 and removed
+  //   on the first loop more than 60 s later, 3850.                        i1: 3850 s = $3.85
+  // b (team-b) at 100: i1 is taken, launch i2 at 100, Ready 280, runs 280..2080, removed 2150.
+  //                                                                       i2: 2050 s = $2.05
+  // c (team-a) at 4000: nothing left, launch i3 at 4000, Ready 4180, runs 4180..4780, gone 4850.
+  //                                                                       i3:  850 s = $0.85
+  // total $6.75, all on-demand; idle = 3 x (180 s boot + 70 s tail) = 750 s = $0.75.
+  // Every job waits exactly the boot delay, 180 s. GPU-hours: provisioned 6750/3600 = 1.875,
+  // used (3600+1800+600)/3600 = 1.667. Lower bound: a 1-GPU pod takes the whole g1.xlarge (GPU
+  // share 1), so 6000 GPU-seconds x $0.001 = $6.00. By namespace: a node's unused share and
+  // boot time go to the team that launched it: team-a 3.85 + 0.85 = 4.70, team-b 2.05.
+  const Catalog catalog = one_gpu_catalog();
+  SimReport r = simulate(trace(read("tests/data/traces/three_jobs.csv")), catalog, hand_options());
+  EXPECT_EQ(r.jobs.submitted, 3);
+  EXPECT_EQ(r.jobs.completed, 3);
+  EXPECT_EQ(r.jobs.refused, 0);
+  EXPECT_DOUBLE_EQ(r.cost_usd.total, 6.75);
+  EXPECT_DOUBLE_EQ(r.cost_usd.on_demand, 6.75);
+  EXPECT_DOUBLE_EQ(r.cost_usd.spot, 0);
+  EXPECT_NEAR(r.cost_usd.idle, 0.75, 1e-9);
+  EXPECT_NEAR(r.cost_usd.by_namespace.at("team-a"), 4.70, 1e-9);
+  EXPECT_NEAR(r.cost_usd.by_namespace.at("team-b"), 2.05, 1e-9);
+  EXPECT_NEAR(r.lower_bound_usd, 6.00, 1e-9);
+  EXPECT_EQ(r.wait_s.p50, 180);
+  EXPECT_EQ(r.wait_s.p99, 180);
+  EXPECT_EQ(r.wait_s.max, 180);
+  EXPECT_EQ(r.nodes.launched, 3);
+  EXPECT_EQ(r.nodes.peak, 2);
+  EXPECT_EQ(r.nodes.interrupted, 0);
+  EXPECT_EQ(r.nodes.never_registered, 0);
+  EXPECT_NEAR(r.gpu_hours.provisioned, 1.875, 1e-9);
+  EXPECT_NEAR(r.gpu_hours.used, 6000.0 / 3600.0, 1e-9);
+  EXPECT_EQ(r.sim.virtual_s, 4850);
+  // The series shows the second node while both jobs run, and the cluster back at zero.
+  ASSERT_GE(r.series.size(), 2u);
+  EXPECT_EQ(r.series[1].t_s, 300);
+  EXPECT_EQ(r.series[1].nodes, 2);
+  EXPECT_EQ(r.series[1].gpus_used, 2);
+  EXPECT_DOUBLE_EQ(r.series[1].usd_per_hour, 7.2);
+  EXPECT_EQ(r.series.back().nodes, 0);
+}
+
+TEST(Simulator, GangWaitsForAllReplicas) {
+  // a holds the only node until 280. The gang g (2 x 1 GPU) arrives at 290: one replica could run
+  // on a's empty node at once, but a gang runs whole or not at all, so it waits for the second
+  // node, Ready at 290 + 180 = 470.
+  const Catalog catalog = one_gpu_catalog();
+  SimOptions o = hand_options();
+  o.sample_step_s = 100;
+  SimReport r = simulate(trace(std::string(kHeader) +
+                               "0,a,team-a,1,4,16Gi,1,V100,100,,\n"
+                               "290,g,team-a,2,4,16Gi,1,V100,1000,,\n"),
+                         catalog, o);
+  EXPECT_EQ(r.jobs.completed, 2);
+  ASSERT_EQ(r.wait_samples_s.size(), 2u);
+  EXPECT_EQ(r.wait_samples_s[1], 180);
+  // At 300 and 400 nothing of the gang runs: both pods pending.
+  for (const auto& s : r.series) {
+    if (s.t_s == 300 || s.t_s == 400) {
+      EXPECT_EQ(s.running_pods, 0) << s.t_s;
+      EXPECT_EQ(s.pending_pods, 2) << s.t_s;
+    }
+    if (s.t_s == 500) {
+      EXPECT_EQ(s.running_pods, 2);
+    }
+  }
+  EXPECT_NEAR(r.gpu_hours.used, (100 + 2 * 1000) / 3600.0, 1e-9);
+}
+
+TEST(Simulator, InterruptedJobResumesFromItsLastCheckpoint) {
+  // Spot catalog: the job starts at 180 on instance 0, which is reclaimed at 1180 after 1000 s
+  // of work. With checkpoints every 600 s it keeps 600 s and has 3000 s left; the controller
+  // launches a new node at 1180, Ready at 1360, and the job finishes at 4360. Without
+  // checkpoints it starts over: 3600 s from 1360, done at 4960.
+  const char* catalog_csv =
+      "instance_type,arch,vcpu,memory_mib,gpu,gpu_model,gpu_memory_mib,on_demand_usd_per_hour,"
+      "spot_usd_per_hour,spot_interruption_bucket,spot_interruption_label\n"
+      "g1.xlarge,amd64,8,65536,1,V100,16384,3.600000,1.080000,4,>20%\n";
+  CatalogOptions co;
+  co.zones = {"us-east-1a"};
+  const Catalog catalog = build_catalog(parse_catalog_csv(catalog_csv, "spot.csv"), co);
+  SimOptions o = hand_options();
+  o.fixed_interruptions.push_back({1180, 0});
+
+  SimReport kept = simulate(trace(std::string(kHeader) + "0,ck,team-a,1,4,16Gi,1,V100,3600,,600\n"), catalog, o);
+  EXPECT_EQ(kept.jobs.completed, 1);
+  EXPECT_EQ(kept.nodes.interrupted, 1);
+  EXPECT_EQ(kept.sim.restarts, 1);
+  EXPECT_EQ(kept.nodes.launched, 2);
+  EXPECT_NEAR(kept.gpu_hours.used, (1000 + 3000) / 3600.0, 1e-9);
+  EXPECT_EQ(kept.sim.virtual_s, 4360 + 70);
+  EXPECT_EQ(kept.wait_s.max, 180);  // the wait is to the first start only
+
+  SimReport lost = simulate(trace(std::string(kHeader) + "0,nock,team-a,1,4,16Gi,1,V100,3600,,\n"), catalog, o);
+  EXPECT_EQ(lost.jobs.completed, 1);
+  EXPECT_NEAR(lost.gpu_hours.used, (1000 + 3600) / 3600.0, 1e-9);
+  EXPECT_EQ(lost.sim.virtual_s, 4960 + 70);
+  EXPECT_GT(lost.cost_usd.total, kept.cost_usd.total);
+}
+
+TEST(Simulator, SameSeedSameBytes) {
+  const Catalog catalog = build_catalog(parse_catalog_csv(default_catalog_csv(), "embedded"), CatalogOptions{});
+  const auto jobs = trace(read("tests/data/traces/spot_sample.csv"));
+  SimOptions o;
+  o.seed = 7;
+  const std::string a = report_json(simulate(jobs, catalog, o));
+  const std::string b = report_json(simulate(jobs, catalog, o));
+  EXPECT_EQ(a, b);
+  EXPECT_NE(a.find("\"completed\": 6"), std::string::npos) << a.substr(0, 400);
+}
+
+TEST(Simulator, JobNoOfferingCanHoldIsRefusedWithAReason) {
+  const Catalog catalog = one_gpu_catalog();
+  SimReport r = simulate(trace(std::string(kHeader) + "0,ok,team-a,1,4,16Gi,1,V100,60,,\n"
+                                                      "0,huge,team-a,1,4,16Gi,2,V100,60,,\n"),
+                         catalog, hand_options());
+  EXPECT_EQ(r.jobs.completed, 1);
+  EXPECT_EQ(r.jobs.refused, 1);
+  ASSERT_EQ(r.refusals.size(), 1u);
+  EXPECT_EQ(r.refusals[0].job, "huge");
+  EXPECT_FALSE(r.refusals[0].reason.empty());
+  EXPECT_EQ(r.nodes.launched, 1);
+}
+
+TEST(Trace, MalformedRowIsRefusedWithItsLine) {
+  try {
+    parse_trace(read("tests/data/traces/malformed.csv"), "malformed.csv");
+    FAIL() << "expected an InputError";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("malformed.csv:3: column cpu:"), std::string::npos) << e.what();
+  }
+}
+
+TEST(Trace, UnknownAndMissingColumnsAreNamed) {
+  try {
+    parse_trace("submit_s,job,namespace,replicas,cpu,memory,gpu,duration_s,colour\n", "t.csv");
+    FAIL();
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("t.csv:1: column colour: unknown column"), std::string::npos) << e.what();
+  }
+  try {
+    parse_trace("submit_s,job,namespace,replicas,cpu,memory,gpu\n", "t.csv");
+    FAIL();
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("column duration_s: required"), std::string::npos) << e.what();
+  }
+}
+
+TEST(Trace, ReadsQuantitiesAndOptionalColumnsInSubmitOrder) {
+  auto jobs = trace(std::string(kHeader) + "50,late,ns,2,500m,5600Mi,0,,10.5,on-demand,\n"
+                                           "5,early,ns,1,6,40Gi,1,V100,60,,600\n");
+  ASSERT_EQ(jobs.size(), 2u);
+  EXPECT_EQ(jobs[0].job, "early");
+  EXPECT_EQ(jobs[0].requests.memory_bytes, 40LL << 30);
+  EXPECT_EQ(jobs[0].checkpoint_interval_s, 600);
+  EXPECT_EQ(jobs[1].requests.cpu_milli, 500);
+  EXPECT_EQ(jobs[1].duration_s, 11);  // fractions round up
+  EXPECT_TRUE(jobs[1].on_demand);
+  EXPECT_EQ(jobs[1].line, 2);
+}
+
+}  // namespace
+}  // namespace fitscale
