@@ -23,12 +23,14 @@ LogLevel level_of(ActionKind kind) {
   switch (kind) {
     case ActionKind::Launch:
     case ActionKind::Remove:
-    case ActionKind::Evict: return LogLevel::Info;
+    case ActionKind::Evict:
+      return LogLevel::Info;
     case ActionKind::LaunchFailed:
     case ActionKind::Refuse:
     case ActionKind::Unschedulable:
     case ActionKind::Interrupted:
-    case ActionKind::EvictBlocked: return LogLevel::Warn;
+    case ActionKind::EvictBlocked:
+      return LogLevel::Warn;
   }
   return LogLevel::Info;
 }

@@ -26,7 +26,8 @@ std::shared_ptr<spdlog::logger> make_sink(spdlog::sink_ptr sink) {
 bool needs_quotes(const std::string& v) {
   if (v.empty()) return true;
   for (char c : v) {
-    if (c == ' ' || c == '"' || c == '=' || c == '\\' || static_cast<unsigned char>(c) < 0x20) return true;
+    if (c == ' ' || c == '"' || c == '=' || c == '\\' || static_cast<unsigned char>(c) < 0x20)
+      return true;
   }
   return false;
 }
@@ -76,23 +77,30 @@ LogLevel parse_log_level(std::string_view s) {
 
 const char* to_string(LogLevel l) {
   switch (l) {
-    case LogLevel::Debug: return "debug";
-    case LogLevel::Info: return "info";
-    case LogLevel::Warn: return "warn";
-    case LogLevel::Error: return "error";
+    case LogLevel::Debug:
+      return "debug";
+    case LogLevel::Info:
+      return "info";
+    case LogLevel::Warn:
+      return "warn";
+    case LogLevel::Error:
+      return "error";
   }
   return "info";
 }
 
 Logger::Logger(LoggerOptions options)
-    : options_(std::move(options)), sink_(make_sink(std::make_shared<spdlog::sinks::stderr_sink_mt>())) {}
+    : options_(std::move(options)),
+      sink_(make_sink(std::make_shared<spdlog::sinks::stderr_sink_mt>())) {}
 
 Logger::Logger(LoggerOptions options, std::ostream& out)
-    : options_(std::move(options)), sink_(make_sink(std::make_shared<spdlog::sinks::ostream_sink_mt>(out, true))) {}
+    : options_(std::move(options)),
+      sink_(make_sink(std::make_shared<spdlog::sinks::ostream_sink_mt>(out, true))) {}
 
 Logger::~Logger() = default;
 
-std::string Logger::format(LogLevel level, std::string_view message, const LogFields& fields) const {
+std::string Logger::format(LogLevel level, std::string_view message,
+                           const LogFields& fields) const {
   const std::string msg = one_line(redact_text(message));
   if (options_.format == LogFormat::Json) {
     nlohmann::ordered_json j;

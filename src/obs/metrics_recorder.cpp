@@ -15,8 +15,8 @@ constexpr double kGiB = 1024.0 * 1024.0 * 1024.0;
 
 // Loop phases of a healthy controller take milliseconds; a slow API server or a huge backlog
 // pushes them to seconds. Buckets cover 1 ms .. 60 s.
-const std::vector<double> kLoopBuckets = {0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1,
-                                          0.25,  0.5,    1,     2.5,  5,     10,   30, 60};
+const std::vector<double> kLoopBuckets = {0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25,
+                                          0.5,   1,      2.5,   5,    10,    30,   60};
 
 std::string field_or(const ActionRecord& r, const char* key, std::string fallback) {
   auto it = r.fields.find(key);
@@ -87,75 +87,108 @@ std::string refusal_reason_label(const ActionRecord& r) {
 MetricsRecorder::MetricsRecorder(MetricsRegistry& reg, MetricsOptions options)
     : options_(std::move(options)),
       loop_duration_(reg.histogram("fitscale_loop_duration_seconds",
-                                   "Duration of one reconcile loop phase (observe, plan, act).", {"phase"},
-                                   kLoopBuckets, 3)),
-      loops_(reg.counter("fitscale_loops_total",
-                         "Reconcile loops run; result=skipped when nothing changed and no plan was made.",
-                         {"result"}, 2)),
+                                   "Duration of one reconcile loop phase (observe, plan, act).",
+                                   {"phase"}, kLoopBuckets, 3)),
+      loops_(reg.counter(
+          "fitscale_loops_total",
+          "Reconcile loops run; result=skipped when nothing changed and no plan was made.",
+          {"result"}, 2)),
       last_loop_(reg.gauge("fitscale_last_loop_timestamp_seconds",
                            "Unix time at which the last reconcile loop finished.")),
-      pending_(reg.gauge("fitscale_pending_pods", "Pods with no node, in phase Pending, at the last plan.")),
+      pending_(reg.gauge("fitscale_pending_pods",
+                         "Pods with no node, in phase Pending, at the last plan.")),
       unschedulable_(reg.gauge("fitscale_unschedulable_pods",
-                               "Pending pods the last plan could not serve, by reason.", {"reason"}, 16)),
-      plan_launches_(reg.gauge("fitscale_plan_launches", "Instances the last plan decided to launch.")),
-      plan_usd_(reg.gauge("fitscale_plan_usd_per_hour", "Hourly price of the instances the last plan launched.")),
-      nodes_(reg.gauge("fitscale_nodes", "Nodes (and in-flight instances) by lifecycle state, pool, type, capacity type.",
-                       {"state", "pool", "instance_type", "capacity_type"})),
+                               "Pending pods the last plan could not serve, by reason.", {"reason"},
+                               16)),
+      plan_launches_(
+          reg.gauge("fitscale_plan_launches", "Instances the last plan decided to launch.")),
+      plan_usd_(reg.gauge("fitscale_plan_usd_per_hour",
+                          "Hourly price of the instances the last plan launched.")),
+      nodes_(reg.gauge(
+          "fitscale_nodes",
+          "Nodes (and in-flight instances) by lifecycle state, pool, type, capacity type.",
+          {"state", "pool", "instance_type", "capacity_type"})),
       launches_(reg.counter("fitscale_launches_total", "Instances launched.")),
       launch_failures_(reg.counter("fitscale_launch_failures_total",
-                                   "Launch requests the cloud refused, by cloud error code.", {"code"}, 50)),
-      removals_(reg.counter("fitscale_removals_total", "Nodes removed, by reason.", {"reason"}, 16)),
-      interruptions_(reg.counter("fitscale_interruptions_total", "Spot instances taken back by the cloud.")),
+                                   "Launch requests the cloud refused, by cloud error code.",
+                                   {"code"}, 50)),
+      removals_(
+          reg.counter("fitscale_removals_total", "Nodes removed, by reason.", {"reason"}, 16)),
+      interruptions_(
+          reg.counter("fitscale_interruptions_total", "Spot instances taken back by the cloud.")),
       never_registered_(reg.counter("fitscale_never_registered_total",
                                     "Instances removed because they never registered as nodes.")),
-      evictions_(reg.counter("fitscale_evictions_total", "Pod evictions requested, by result.", {"result"}, 4)),
-      committed_(reg.gauge("fitscale_committed_usd_per_hour",
-                           "Hourly price of running and in-flight instances, by owning namespace and capacity type.",
-                           {"namespace", "capacity_type"})),
-      spend_(reg.counter("fitscale_spend_usd_total", "Dollars spent, as metered by the ledger, by namespace.",
-                         {"namespace"})),
-      budget_used_(reg.gauge("fitscale_budget_used_usd",
-                             "Budget use by namespace and period: hour = committed $/h, day and month = spend "
-                             "since the UTC day/month began.",
-                             {"namespace", "period"})),
-      budget_remaining_(reg.gauge("fitscale_budget_remaining_usd",
-                                  "Budget cap minus use, by namespace and period (only periods with a cap).",
-                                  {"namespace", "period"})),
-      refusals_(reg.counter("fitscale_refusals_total", "Pods refused by a budget or limit, by reason.", {"reason"},
-                            32)),
-      oc_total_(reg.compat_gauge("node_total_hourly_cost", "Total node cost per hour (OpenCost name).",
-                          {"node", "instance_type", "region"}, 5000)),
-      oc_cpu_(reg.compat_gauge("node_cpu_hourly_cost", "Cost per vCPU-hour of the node (OpenCost name).",
-                        {"node", "instance_type", "region"}, 5000)),
-      oc_ram_(reg.compat_gauge("node_ram_hourly_cost", "Cost per GiB-hour of memory of the node (OpenCost name).",
-                        {"node", "instance_type", "region"}, 5000)),
-      oc_gpu_(reg.compat_gauge("node_gpu_hourly_cost", "Cost per GPU-hour of the node (OpenCost name).",
-                        {"node", "instance_type", "region"}, 5000)),
+      evictions_(reg.counter("fitscale_evictions_total", "Pod evictions requested, by result.",
+                             {"result"}, 4)),
+      committed_(reg.gauge(
+          "fitscale_committed_usd_per_hour",
+          "Hourly price of running and in-flight instances, by owning namespace and capacity type.",
+          {"namespace", "capacity_type"})),
+      spend_(reg.counter("fitscale_spend_usd_total",
+                         "Dollars spent, as metered by the ledger, by namespace.", {"namespace"})),
+      budget_used_(reg.gauge(
+          "fitscale_budget_used_usd",
+          "Budget use by namespace and period: hour = committed $/h, day and month = spend "
+          "since the UTC day/month began.",
+          {"namespace", "period"})),
+      budget_remaining_(
+          reg.gauge("fitscale_budget_remaining_usd",
+                    "Budget cap minus use, by namespace and period (only periods with a cap).",
+                    {"namespace", "period"})),
+      refusals_(reg.counter("fitscale_refusals_total",
+                            "Pods refused by a budget or limit, by reason.", {"reason"}, 32)),
+      oc_total_(reg.compat_gauge("node_total_hourly_cost",
+                                 "Total node cost per hour (OpenCost name).",
+                                 {"node", "instance_type", "region"}, 5000)),
+      oc_cpu_(reg.compat_gauge("node_cpu_hourly_cost",
+                               "Cost per vCPU-hour of the node (OpenCost name).",
+                               {"node", "instance_type", "region"}, 5000)),
+      oc_ram_(reg.compat_gauge("node_ram_hourly_cost",
+                               "Cost per GiB-hour of memory of the node (OpenCost name).",
+                               {"node", "instance_type", "region"}, 5000)),
+      oc_gpu_(reg.compat_gauge("node_gpu_hourly_cost",
+                               "Cost per GPU-hour of the node (OpenCost name).",
+                               {"node", "instance_type", "region"}, 5000)),
       oc_gpu_count_(reg.compat_gauge("node_gpu_count", "GPUs on the node (OpenCost name).",
-                              {"node", "instance_type", "region"}, 5000)),
-      oc_is_spot_(reg.compat_gauge("kubecost_node_is_spot", "1 when the node is a spot instance (Kubecost name).",
-                            {"node", "instance_type", "region"}, 5000)) {
-  for (auto k : {UnschedulableKind::NoOffering, UnschedulableKind::BudgetWait, UnschedulableKind::BudgetRefused,
-                 UnschedulableKind::CapacityBackoff, UnschedulableKind::GangIncomplete}) {
+                                     {"node", "instance_type", "region"}, 5000)),
+      oc_is_spot_(reg.compat_gauge("kubecost_node_is_spot",
+                                   "1 when the node is a spot instance (Kubecost name).",
+                                   {"node", "instance_type", "region"}, 5000)) {
+  for (auto k : {UnschedulableKind::NoOffering, UnschedulableKind::BudgetWait,
+                 UnschedulableKind::BudgetRefused, UnschedulableKind::CapacityBackoff,
+                 UnschedulableKind::GangIncomplete}) {
     unschedulable_.set({to_string(k)}, 0);
   }
 }
 
 void MetricsRecorder::action(const ActionRecord& r) {
   switch (r.kind) {
-    case ActionKind::Launch: launches_.inc({}, count_field(r)); break;
-    case ActionKind::LaunchFailed: launch_failures_.inc({field_or(r, "code", "unknown")}); break;
-    case ActionKind::Refuse: refusals_.inc({refusal_reason_label(r)}); break;
-    case ActionKind::Unschedulable: break;  // a state, not an event: fitscale_unschedulable_pods
+    case ActionKind::Launch:
+      launches_.inc({}, count_field(r));
+      break;
+    case ActionKind::LaunchFailed:
+      launch_failures_.inc({field_or(r, "code", "unknown")});
+      break;
+    case ActionKind::Refuse:
+      refusals_.inc({refusal_reason_label(r)});
+      break;
+    case ActionKind::Unschedulable:
+      break;  // a state, not an event: fitscale_unschedulable_pods
     case ActionKind::Remove: {
       std::string reason = removal_reason_label(r);
       removals_.inc({reason});
       if (reason == "never-registered") never_registered_.inc();
       break;
     }
-    case ActionKind::Interrupted: interruptions_.inc(); break;
-    case ActionKind::Evict: evictions_.inc({"evicted"}); break;
-    case ActionKind::EvictBlocked: evictions_.inc({"blocked"}); break;
+    case ActionKind::Interrupted:
+      interruptions_.inc();
+      break;
+    case ActionKind::Evict:
+      evictions_.inc({"evicted"});
+      break;
+    case ActionKind::EvictBlocked:
+      evictions_.inc({"blocked"});
+      break;
   }
 }
 
@@ -167,8 +200,9 @@ void MetricsRecorder::planned(const Snapshot& snapshot, const Plan& plan, const 
   pending_.set(static_cast<double>(pending));
 
   std::map<std::string, double> by_reason;
-  for (auto k : {UnschedulableKind::NoOffering, UnschedulableKind::BudgetWait, UnschedulableKind::BudgetRefused,
-                 UnschedulableKind::CapacityBackoff, UnschedulableKind::GangIncomplete}) {
+  for (auto k : {UnschedulableKind::NoOffering, UnschedulableKind::BudgetWait,
+                 UnschedulableKind::BudgetRefused, UnschedulableKind::CapacityBackoff,
+                 UnschedulableKind::GangIncomplete}) {
     by_reason[to_string(k)] = 0;
   }
   for (const auto& u : plan.unschedulable) by_reason[to_string(u.kind)] += 1;
@@ -202,7 +236,8 @@ void MetricsRecorder::update_nodes(const Snapshot& snapshot) {
   nodes_.clear();
   for (const auto& [labels, v] : counts) nodes_.set(labels, v);
 
-  for (auto* f : {&oc_total_, &oc_cpu_, &oc_ram_, &oc_gpu_, &oc_gpu_count_, &oc_is_spot_}) f->clear();
+  for (auto* f : {&oc_total_, &oc_cpu_, &oc_ram_, &oc_gpu_, &oc_gpu_count_, &oc_is_spot_})
+    f->clear();
   for (const auto& n : snapshot.nodes) {
     if (n.state == NodeState::InFlight) continue;  // no Node object yet: nothing to join on
     const std::string type = node_instance_type(n);
@@ -212,12 +247,15 @@ void MetricsRecorder::update_nodes(const Snapshot& snapshot) {
     if (n.managed && n.price_micros_per_hour > 0) {
       price = micros_to_dollars(n.price_micros_per_hour);
     } else if (it != nullptr) {
-      price = (cap == "spot" && it->spot_usd_per_hour) ? *it->spot_usd_per_hour : it->on_demand_usd_per_hour;
+      price = (cap == "spot" && it->spot_usd_per_hour) ? *it->spot_usd_per_hour
+                                                       : it->on_demand_usd_per_hour;
     } else {
       continue;  // unknown price: leave it out rather than report a wrong zero
     }
-    double vcpus = it ? static_cast<double>(it->vcpu) : static_cast<double>(n.allocatable.cpu_milli) / 1000.0;
-    double gib = it ? static_cast<double>(it->memory_mib) / 1024.0 : static_cast<double>(n.allocatable.memory_bytes) / kGiB;
+    double vcpus =
+        it ? static_cast<double>(it->vcpu) : static_cast<double>(n.allocatable.cpu_milli) / 1000.0;
+    double gib = it ? static_cast<double>(it->memory_mib) / 1024.0
+                    : static_cast<double>(n.allocatable.memory_bytes) / kGiB;
     std::int64_t gpus = it ? it->gpu : n.allocatable.gpus;
     NodePriceSplit split = split_node_price(price, vcpus, gib, gpus);
     LabelValues l = {n.name, type, node_region(n, options_.region)};
@@ -234,8 +272,8 @@ void MetricsRecorder::update_cost(const Snapshot& snapshot) {
   std::map<LabelValues, double> committed;
   for (const auto& n : snapshot.nodes) {
     if (!n.managed) continue;
-    committed[{n.owner_namespace.empty() ? "none" : n.owner_namespace, to_string(n.capacity_type)}] +=
-        micros_to_dollars(n.price_micros_per_hour);
+    committed[{n.owner_namespace.empty() ? "none" : n.owner_namespace,
+               to_string(n.capacity_type)}] += micros_to_dollars(n.price_micros_per_hour);
   }
   committed_.clear();
   for (const auto& [l, v] : committed) committed_.set(l, v);
@@ -246,9 +284,12 @@ void MetricsRecorder::update_cost(const Snapshot& snapshot) {
   for (const auto& [ns, s] : snapshot.spend) {
     auto it = last_month_spend_.find(ns);
     Micros before = 0;
-    if (it != last_month_spend_.end()) before = it->second;
-    else if (!spend_baseline_taken_) before = s.spent_this_month;
-    Micros delta = s.spent_this_month >= before ? s.spent_this_month - before : s.spent_this_month;  // new month
+    if (it != last_month_spend_.end())
+      before = it->second;
+    else if (!spend_baseline_taken_)
+      before = s.spent_this_month;
+    Micros delta = s.spent_this_month >= before ? s.spent_this_month - before
+                                                : s.spent_this_month;  // new month
     spend_.inc({ns}, micros_to_dollars(delta));
     last_month_spend_[ns] = s.spent_this_month;
   }
@@ -269,9 +310,10 @@ void MetricsRecorder::update_cost(const Snapshot& snapshot) {
       double used;
       std::optional<double> cap;
     };
-    for (const Period& p : {Period{"hour", micros_to_dollars(s.committed_micros_per_hour), b.usd_per_hour},
-                            Period{"day", micros_to_dollars(s.spent_today), b.usd_per_day},
-                            Period{"month", micros_to_dollars(s.spent_this_month), b.usd_per_month}}) {
+    for (const Period& p :
+         {Period{"hour", micros_to_dollars(s.committed_micros_per_hour), b.usd_per_hour},
+          Period{"day", micros_to_dollars(s.spent_today), b.usd_per_day},
+          Period{"month", micros_to_dollars(s.spent_this_month), b.usd_per_month}}) {
       budget_used_.set({ns, p.name}, p.used);
       if (p.cap) budget_remaining_.set({ns, p.name}, *p.cap - p.used);
     }

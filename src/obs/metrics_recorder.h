@@ -37,7 +37,8 @@ class MetricsRecorder final : public Recorder {
   // Loop.
   Family loop_duration_, loops_, last_loop_, pending_, unschedulable_, plan_launches_, plan_usd_;
   // Nodes.
-  Family nodes_, launches_, launch_failures_, removals_, interruptions_, never_registered_, evictions_;
+  Family nodes_, launches_, launch_failures_, removals_, interruptions_, never_registered_,
+      evictions_;
   // Cost.
   Family committed_, spend_, budget_used_, budget_remaining_, refusals_;
   // OpenCost names.

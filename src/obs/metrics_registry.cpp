@@ -15,8 +15,8 @@ bool name_char(char c, bool first, bool allow_colon) {
   return !first && c >= '0' && c <= '9';
 }
 
-void append_labels(std::string& out, const std::vector<std::string>& names, const LabelValues& values,
-                   const std::string* le) {
+void append_labels(std::string& out, const std::vector<std::string>& names,
+                   const LabelValues& values, const std::string* le) {
   if (names.empty() && le == nullptr) return;
   out += '{';
   bool first = true;
@@ -39,9 +39,12 @@ void append_labels(std::string& out, const std::vector<std::string>& names, cons
 
 const char* type_name(MetricType t) {
   switch (t) {
-    case MetricType::Counter: return "counter";
-    case MetricType::Gauge: return "gauge";
-    case MetricType::Histogram: return "histogram";
+    case MetricType::Counter:
+      return "counter";
+    case MetricType::Gauge:
+      return "gauge";
+    case MetricType::Histogram:
+      return "histogram";
   }
   return "untyped";
 }
@@ -68,10 +71,14 @@ std::string escape_label_value(std::string_view v) {
   std::string out;
   out.reserve(v.size());
   for (char c : v) {
-    if (c == '\\') out += "\\\\";
-    else if (c == '"') out += "\\\"";
-    else if (c == '\n') out += "\\n";
-    else out += c;
+    if (c == '\\')
+      out += "\\\\";
+    else if (c == '"')
+      out += "\\\"";
+    else if (c == '\n')
+      out += "\\n";
+    else
+      out += c;
   }
   return out;
 }
@@ -80,9 +87,12 @@ std::string escape_help(std::string_view v) {
   std::string out;
   out.reserve(v.size());
   for (char c : v) {
-    if (c == '\\') out += "\\\\";
-    else if (c == '\n') out += "\\n";
-    else out += c;
+    if (c == '\\')
+      out += "\\\\";
+    else if (c == '\n')
+      out += "\\n";
+    else
+      out += c;
   }
   return out;
 }
@@ -98,10 +108,12 @@ std::string format_sample_value(double v) {
 // ---------------------------------------------------------------------------------------------
 
 Family MetricsRegistry::declare(FamilyData data) {
-  if (!valid_metric_name(data.name)) throw std::invalid_argument("invalid metric name: " + data.name);
+  if (!valid_metric_name(data.name))
+    throw std::invalid_argument("invalid metric name: " + data.name);
   std::set<std::string> seen;
   for (const auto& l : data.label_names) {
-    if (!valid_label_name(l) || (data.type == MetricType::Histogram && l == "le") || !seen.insert(l).second) {
+    if (!valid_label_name(l) || (data.type == MetricType::Histogram && l == "le") ||
+        !seen.insert(l).second) {
       throw std::invalid_argument("invalid label name '" + l + "' on " + data.name);
     }
   }
@@ -109,7 +121,8 @@ Family MetricsRegistry::declare(FamilyData data) {
     if (data.bounds.empty()) throw std::invalid_argument("histogram without buckets: " + data.name);
     for (std::size_t i = 0; i < data.bounds.size(); ++i) {
       if (!std::isfinite(data.bounds[i]) || (i > 0 && data.bounds[i] <= data.bounds[i - 1])) {
-        throw std::invalid_argument("histogram buckets must be finite and increasing: " + data.name);
+        throw std::invalid_argument("histogram buckets must be finite and increasing: " +
+                                    data.name);
       }
     }
   }
@@ -122,31 +135,57 @@ Family MetricsRegistry::declare(FamilyData data) {
   return Family(this, families_.size() - 1);
 }
 
-Family MetricsRegistry::counter(std::string name, std::string help, std::vector<std::string> label_names,
-                                std::size_t max_series) {
-  return declare({std::move(name), std::move(help), MetricType::Counter, std::move(label_names), {}, max_series, {}});
+Family MetricsRegistry::counter(std::string name, std::string help,
+                                std::vector<std::string> label_names, std::size_t max_series) {
+  return declare({std::move(name),
+                  std::move(help),
+                  MetricType::Counter,
+                  std::move(label_names),
+                  {},
+                  max_series,
+                  {}});
 }
 
-Family MetricsRegistry::gauge(std::string name, std::string help, std::vector<std::string> label_names,
-                              std::size_t max_series) {
-  return declare({std::move(name), std::move(help), MetricType::Gauge, std::move(label_names), {}, max_series, {}});
+Family MetricsRegistry::gauge(std::string name, std::string help,
+                              std::vector<std::string> label_names, std::size_t max_series) {
+  return declare({std::move(name),
+                  std::move(help),
+                  MetricType::Gauge,
+                  std::move(label_names),
+                  {},
+                  max_series,
+                  {}});
 }
 
-Family MetricsRegistry::histogram(std::string name, std::string help, std::vector<std::string> label_names,
-                                  std::vector<double> bounds, std::size_t max_series) {
-  return declare({std::move(name), std::move(help), MetricType::Histogram, std::move(label_names),
-                  std::move(bounds), max_series, {}});
+Family MetricsRegistry::histogram(std::string name, std::string help,
+                                  std::vector<std::string> label_names, std::vector<double> bounds,
+                                  std::size_t max_series) {
+  return declare({std::move(name),
+                  std::move(help),
+                  MetricType::Histogram,
+                  std::move(label_names),
+                  std::move(bounds),
+                  max_series,
+                  {}});
 }
 
-Family MetricsRegistry::compat_gauge(std::string name, std::string help, std::vector<std::string> label_names,
-                                     std::size_t max_series) {
-  return declare({std::move(name), std::move(help), MetricType::Gauge, std::move(label_names), {}, max_series, {}, true});
+Family MetricsRegistry::compat_gauge(std::string name, std::string help,
+                                     std::vector<std::string> label_names, std::size_t max_series) {
+  return declare({std::move(name),
+                  std::move(help),
+                  MetricType::Gauge,
+                  std::move(label_names),
+                  {},
+                  max_series,
+                  {},
+                  true});
 }
 
 MetricsRegistry::Series& MetricsRegistry::series_locked(FamilyData& f, const LabelValues& labels) {
   if (labels.size() != f.label_names.size()) {
-    throw std::invalid_argument("metric " + f.name + " takes " + std::to_string(f.label_names.size()) +
-                                " label values, got " + std::to_string(labels.size()));
+    throw std::invalid_argument("metric " + f.name + " takes " +
+                                std::to_string(f.label_names.size()) + " label values, got " +
+                                std::to_string(labels.size()));
   }
   auto it = f.series.find(labels);
   if (it == f.series.end()) {
@@ -155,7 +194,8 @@ MetricsRegistry::Series& MetricsRegistry::series_locked(FamilyData& f, const Lab
     const LabelValues other(labels.size(), "_other");
     if (!labels.empty() && f.series.size() + 1 >= f.max_series && labels != other) key = other;
     it = f.series.try_emplace(std::move(key)).first;
-    if (f.type == MetricType::Histogram) it->second.histogram.bucket_counts.assign(f.bounds.size(), 0);
+    if (f.type == MetricType::Histogram)
+      it->second.histogram.bucket_counts.assign(f.bounds.size(), 0);
   }
   return it->second;
 }
@@ -239,7 +279,8 @@ void Family::observe(const LabelValues& labels, double value) const {
   if (std::isnan(value)) return;
   std::lock_guard lock(registry_->mutex_);
   auto& f = *registry_->families_[index_];
-  if (f.type != MetricType::Histogram) throw std::logic_error("observe() on non-histogram " + f.name);
+  if (f.type != MetricType::Histogram)
+    throw std::logic_error("observe() on non-histogram " + f.name);
   auto& s = registry_->series_locked(f, labels);
   for (std::size_t i = 0; i < f.bounds.size(); ++i) {
     if (value <= f.bounds[i]) {
@@ -261,7 +302,8 @@ double Family::value(const LabelValues& labels) const {
   const auto& f = *registry_->families_[index_];
   auto it = f.series.find(labels);
   if (it == f.series.end()) return 0;
-  return f.type == MetricType::Histogram ? static_cast<double>(it->second.histogram.count) : it->second.value;
+  return f.type == MetricType::Histogram ? static_cast<double>(it->second.histogram.count)
+                                         : it->second.value;
 }
 
 }  // namespace fitscale::obs

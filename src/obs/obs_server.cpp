@@ -11,7 +11,8 @@ namespace fitscale::obs {
 
 ListenAddress parse_listen_address(const std::string& address) {
   auto bad = [&](const std::string& why) {
-    return InputError("metrics address '" + address + "': " + why + " (want HOST:PORT, e.g. 127.0.0.1:8080)");
+    return InputError("metrics address '" + address + "': " + why +
+                      " (want HOST:PORT, e.g. 127.0.0.1:8080)");
   };
   auto colon = address.rfind(':');
   if (colon == std::string::npos) throw bad("no port");
@@ -22,7 +23,8 @@ ListenAddress parse_listen_address(const std::string& address) {
   }
   if (out.host.empty()) out.host = "0.0.0.0";
   std::string port = address.substr(colon + 1);
-  if (port.empty() || port.size() > 5 || port.find_first_not_of("0123456789") != std::string::npos) {
+  if (port.empty() || port.size() > 5 ||
+      port.find_first_not_of("0123456789") != std::string::npos) {
     throw bad("port is not a number");
   }
   out.port = std::stoi(port);
@@ -72,8 +74,8 @@ void ObsServer::start() {
   }
   if (port == 0) {
     server_.reset();
-    throw std::runtime_error("cannot listen on " + address_.host + ":" + std::to_string(address_.port) +
-                             " (address in use or not local)");
+    throw std::runtime_error("cannot listen on " + address_.host + ":" +
+                             std::to_string(address_.port) + " (address in use or not local)");
   }
   port_ = port;
   thread_ = std::thread([s = server_.get()] { s->listen_after_bind(); });

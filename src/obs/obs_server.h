@@ -1,7 +1,8 @@
 #pragma once
 // The operator's HTTP surface of a long-running fitscale process: /metrics (Prometheus text
-// format), /metrics/opencost (the OpenCost/Kubecost-named node cost gauges), /healthz (the process is alive and serving) and /readyz (the readiness callback says
-// yes: informers synced and, for the leader, the last loop finished recently — see Readiness).
+// format), /metrics/opencost (the OpenCost/Kubecost-named node cost gauges), /healthz (the process
+// is alive and serving) and /readyz (the readiness callback says yes: informers synced and, for the
+// leader, the last loop finished recently — see Readiness).
 #include <functional>
 #include <memory>
 #include <string>

@@ -2,7 +2,8 @@
 
 namespace fitscale::obs {
 
-NodePriceSplit split_node_price(double usd_per_hour, double vcpus, double memory_gib, std::int64_t gpus) {
+NodePriceSplit split_node_price(double usd_per_hour, double vcpus, double memory_gib,
+                                std::int64_t gpus) {
   NodePriceSplit out;
   const double w_cpu = vcpus > 0 ? vcpus * kReferenceCpuUsdPerVcpuHour : 0;
   const double w_ram = memory_gib > 0 ? memory_gib * kReferenceRamUsdPerGibHour : 0;

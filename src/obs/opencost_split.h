@@ -21,6 +21,7 @@ inline constexpr double kReferenceCpuUsdPerVcpuHour = 0.031611;
 inline constexpr double kReferenceRamUsdPerGibHour = 0.004237;
 inline constexpr double kReferenceGpuUsdPerGpuHour = 0.95;
 
-NodePriceSplit split_node_price(double usd_per_hour, double vcpus, double memory_gib, std::int64_t gpus);
+NodePriceSplit split_node_price(double usd_per_hour, double vcpus, double memory_gib,
+                                std::int64_t gpus);
 
 }  // namespace fitscale::obs

@@ -23,7 +23,8 @@ std::string Readiness::explain() const {
   if (since > last) last = since;
   const Time now = now_();
   if (now - last > 3 * interval_s_) {
-    return "last loop " + std::to_string(now - last) + "s ago (> 3 x " + std::to_string(interval_s_) + "s)";
+    return "last loop " + std::to_string(now - last) + "s ago (> 3 x " +
+           std::to_string(interval_s_) + "s)";
   }
   return "ready";
 }

@@ -15,12 +15,12 @@ struct Plan;
 struct Snapshot;
 
 enum class ActionKind {
-  Launch,          // instances launched for pods
-  LaunchFailed,    // the cloud refused (code in fields["code"])
-  Refuse,          // budget/limit refusal
-  Unschedulable,   // no offering fits
-  Remove,          // node removed (reason: empty, never-registered, interrupted)
-  Interrupted,     // spot instance taken back
+  Launch,         // instances launched for pods
+  LaunchFailed,   // the cloud refused (code in fields["code"])
+  Refuse,         // budget/limit refusal
+  Unschedulable,  // no offering fits
+  Remove,         // node removed (reason: empty, never-registered, interrupted)
+  Interrupted,    // spot instance taken back
   Evict,
   EvictBlocked,
 };
@@ -30,7 +30,8 @@ struct ActionRecord {
   ActionKind kind = ActionKind::Launch;
   std::string subject;  // "ns/pod", node name, instance id, job
   std::string reason;   // one line a person reads
-  std::map<std::string, std::string> fields;  // machine-readable extras (instance_type, count, usd_per_hour, code, ...)
+  std::map<std::string, std::string>
+      fields;  // machine-readable extras (instance_type, count, usd_per_hour, code, ...)
 };
 
 struct LoopStats {

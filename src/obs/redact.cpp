@@ -11,22 +11,26 @@ namespace {
 
 std::string lower(std::string_view s) {
   std::string out(s);
-  std::transform(out.begin(), out.end(), out.begin(), [](unsigned char c) { return std::tolower(c); });
+  std::transform(out.begin(), out.end(), out.begin(),
+                 [](unsigned char c) { return std::tolower(c); });
   return out;
 }
 
 constexpr std::array<std::string_view, 12> kSecretWords = {
-    "token", "secret", "password", "passwd", "key-data", "key_data", "keydata",
-    "credential", "authorization", "api-key", "api_key", "private-key"};
+    "token",   "secret",     "password",      "passwd",  "key-data", "key_data",
+    "keydata", "credential", "authorization", "api-key", "api_key",  "private-key"};
 
 bool contains_secret_word(const std::string& lowered) {
   for (auto w : kSecretWords) {
     if (lowered.find(w) != std::string::npos) return true;
   }
-  return lowered.find("apikey") != std::string::npos || lowered.find("private_key") != std::string::npos;
+  return lowered.find("apikey") != std::string::npos ||
+         lowered.find("private_key") != std::string::npos;
 }
 
-bool b64_char(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '/' || c == '+' || c == '='; }
+bool b64_char(char c) {
+  return std::isalnum(static_cast<unsigned char>(c)) || c == '/' || c == '+' || c == '=';
+}
 
 // Runs of base64 characters that are an AWS secret access key (exactly 40, mixed case and a
 // digit) or a long blob (>= 64: certificates, client-key-data, tokens) become kRedacted.
@@ -50,12 +54,15 @@ std::string redact_runs(const std::string& s) {
     }
     const std::size_t n = j - i;
     // A path ("/var/lib/...") is not a secret; a run must not be mostly slashes.
-    const auto slashes = static_cast<std::size_t>(std::count(s.begin() + static_cast<std::ptrdiff_t>(i),
-                                                             s.begin() + static_cast<std::ptrdiff_t>(j), '/'));
+    const auto slashes =
+        static_cast<std::size_t>(std::count(s.begin() + static_cast<std::ptrdiff_t>(i),
+                                            s.begin() + static_cast<std::ptrdiff_t>(j), '/'));
     const bool aws_secret = n == 40 && upper && low && digit && slashes <= 4;
     const bool blob = n >= 64 && (upper + low + digit) >= 2 && slashes * 8 < n;
-    if (aws_secret || blob) out += kRedacted;
-    else out.append(s, i, n);
+    if (aws_secret || blob)
+      out += kRedacted;
+    else
+      out.append(s, i, n);
     i = j;
   }
   return out;
@@ -80,7 +87,8 @@ std::string redact_text(std::string_view text) {
   if (contains_secret_word(lowered)) {
     // key=value, key: value, "key": "value" where the key sounds secret.
     const std::regex kv(
-        "([A-Za-z0-9_.-]*(token|secret|password|passwd|key-data|key_data|keydata|credential|authorization|"
+        "([A-Za-z0-9_.-]*(token|secret|password|passwd|key-data|key_data|keydata|credential|"
+        "authorization|"
         "api-?key|api_key|private[-_]key)[A-Za-z0-9_.-]*\"?\\s*[:=]\\s*\"?)([^\\s\",;}&\\]]+)",
         std::regex::icase);
     s = std::regex_replace(s, kv, "$1" + std::string(kRedacted));

@@ -24,12 +24,23 @@ std::string esc(std::string_view s) {
   out.reserve(s.size());
   for (char c : s) {
     switch (c) {
-      case '&': out += "&amp;"; break;
-      case '<': out += "&lt;"; break;
-      case '>': out += "&gt;"; break;
-      case '"': out += "&quot;"; break;
-      case '\'': out += "&#39;"; break;
-      default: out += c;
+      case '&':
+        out += "&amp;";
+        break;
+      case '<':
+        out += "&lt;";
+        break;
+      case '>':
+        out += "&gt;";
+        break;
+      case '"':
+        out += "&quot;";
+        break;
+      case '\'':
+        out += "&#39;";
+        break;
+      default:
+        out += c;
     }
   }
   return out;
@@ -45,23 +56,28 @@ std::string human_duration(double s) {
   if (s < 60) return fmt("%.0fs", s);
   auto total = static_cast<std::int64_t>(std::llround(s));
   if (total < 3600) return std::to_string(total / 60) + "m " + std::to_string(total % 60) + "s";
-  if (total < 86400) return std::to_string(total / 3600) + "h " + std::to_string((total % 3600) / 60) + "m";
+  if (total < 86400)
+    return std::to_string(total / 3600) + "h " + std::to_string((total % 3600) / 60) + "m";
   return std::to_string(total / 86400) + "d " + std::to_string((total % 86400) / 3600) + "h";
 }
 
 std::string count(std::int64_t n) { return format_count(n); }
 
-std::string percent(double part, double whole) { return whole > 0 ? fmt("%.1f%%", 100.0 * part / whole) : "–"; }
+std::string percent(double part, double whole) {
+  return whole > 0 ? fmt("%.1f%%", 100.0 * part / whole) : "–";
+}
 
 std::string card(const std::string& title, const std::string& value, const std::string& detail) {
-  return "<div class=\"card\"><div class=\"card-title\">" + esc(title) + "</div><div class=\"card-value\">" +
-         esc(value) + "</div><div class=\"card-detail\">" + esc(detail) + "</div></div>\n";
+  return "<div class=\"card\"><div class=\"card-title\">" + esc(title) +
+         "</div><div class=\"card-value\">" + esc(value) + "</div><div class=\"card-detail\">" +
+         esc(detail) + "</div></div>\n";
 }
 
 std::string chart(const std::string& id, const std::string& title, const std::string& caption) {
   return "<figure class=\"panel\"><figcaption><h2>" + esc(title) + "</h2><p>" + esc(caption) +
-         " <span id=\"" + id.substr(6) + "-note\"></span></p></figcaption><div class=\"chart\"><canvas id=\"" + id + "\" role=\"img\" aria-label=\"" + esc(title) +
-         "\"></canvas></div></figure>\n";
+         " <span id=\"" + id.substr(6) +
+         "-note\"></span></p></figcaption><div class=\"chart\"><canvas id=\"" + id +
+         "\" role=\"img\" aria-label=\"" + esc(title) + "\"></canvas></div></figure>\n";
 }
 
 std::string cap_text(const std::optional<double>& v) { return v ? format_usd(*v) : "–"; }
@@ -76,8 +92,8 @@ std::string data_json(const SimReport& r, const std::vector<WaitBucket>& waits,
   std::vector<std::size_t> idx;
   for (std::size_t i = 0; i < n; i += stride) idx.push_back(i);
   if (n > 0 && idx.back() != n - 1) idx.push_back(n - 1);
-  Json t = Json::array(), nodes = Json::array(), gp = Json::array(), gu = Json::array(), rate = Json::array(),
-       pending = Json::array(), running = Json::array();
+  Json t = Json::array(), nodes = Json::array(), gp = Json::array(), gu = Json::array(),
+       rate = Json::array(), pending = Json::array(), running = Json::array();
   for (std::size_t i : idx) {
     const auto& s = r.series[i];
     t.push_back(std::round(static_cast<double>(s.t_s) / 36.0) / 100.0);  // hours, 2 decimals
@@ -88,8 +104,13 @@ std::string data_json(const SimReport& r, const std::vector<WaitBucket>& waits,
     pending.push_back(s.pending_pods);
     running.push_back(s.running_pods);
   }
-  j["series"] = {{"t_h", t},         {"nodes", nodes},     {"gpus_provisioned", gp}, {"gpus_used", gu},
-                 {"usd_per_hour", rate}, {"pending_pods", pending}, {"running_pods", running}};
+  j["series"] = {{"t_h", t},
+                 {"nodes", nodes},
+                 {"gpus_provisioned", gp},
+                 {"gpus_used", gu},
+                 {"usd_per_hour", rate},
+                 {"pending_pods", pending},
+                 {"running_pods", running}};
   Json wl = Json::array(), wc = Json::array();
   for (const auto& b : waits) {
     wl.push_back(b.label);
@@ -97,8 +118,10 @@ std::string data_json(const SimReport& r, const std::vector<WaitBucket>& waits,
   }
   j["wait"] = {{"labels", wl}, {"counts", wc}};
 
-  std::vector<std::pair<std::string, double>> by_ns(r.cost_usd.by_namespace.begin(), r.cost_usd.by_namespace.end());
-  std::sort(by_ns.begin(), by_ns.end(), [](const auto& a, const auto& b) { return a.second > b.second; });
+  std::vector<std::pair<std::string, double>> by_ns(r.cost_usd.by_namespace.begin(),
+                                                    r.cost_usd.by_namespace.end());
+  std::sort(by_ns.begin(), by_ns.end(),
+            [](const auto& a, const auto& b) { return a.second > b.second; });
   Json nl = Json::array(), nc = Json::array();
   for (const auto& [ns, v] : by_ns) {
     nl.push_back(ns);
@@ -111,7 +134,8 @@ std::string data_json(const SimReport& r, const std::vector<WaitBucket>& waits,
     const auto& sn = r.namespaces.at(ns);
     Json cum = Json::array();
     for (std::size_t i : idx) {
-      cum.push_back(i < sn.cumulative_usd.size() ? std::round(sn.cumulative_usd[i] * 100) / 100 : 0.0);
+      cum.push_back(i < sn.cumulative_usd.size() ? std::round(sn.cumulative_usd[i] * 100) / 100
+                                                 : 0.0);
     }
     Json caps = Json::object();
     if (sn.usd_per_day) caps["day"] = *sn.usd_per_day;
@@ -124,8 +148,10 @@ std::string data_json(const SimReport& r, const std::vector<WaitBucket>& waits,
   std::string safe;
   safe.reserve(out.size());
   for (std::size_t i = 0; i < out.size(); ++i) {
-    if (out[i] == '<' && i + 1 < out.size() && out[i + 1] == '/') safe += "<\\";
-    else safe += out[i];
+    if (out[i] == '<' && i + 1 < out.size() && out[i + 1] == '/')
+      safe += "<\\";
+    else
+      safe += out[i];
   }
   return safe;
 }
@@ -252,10 +278,10 @@ const char* kScript = R"JS(
 }  // namespace
 
 std::vector<WaitBucket> wait_histogram(const std::vector<double>& waits_s) {
-  std::vector<WaitBucket> b = {{"< 1m", 60, 0},       {"1–2m", 120, 0},      {"2–3m", 180, 0},
-                               {"3–5m", 300, 0},      {"5–10m", 600, 0},     {"10–30m", 1800, 0},
-                               {"30m–1h", 3600, 0},   {"1–3h", 10800, 0},    {"3–12h", 43200, 0},
-                               {"12h–1d", 86400, 0},  {"> 1d", INFINITY, 0}};
+  std::vector<WaitBucket> b = {{"< 1m", 60, 0},      {"1–2m", 120, 0},     {"2–3m", 180, 0},
+                               {"3–5m", 300, 0},     {"5–10m", 600, 0},    {"10–30m", 1800, 0},
+                               {"30m–1h", 3600, 0},  {"1–3h", 10800, 0},   {"3–12h", 43200, 0},
+                               {"12h–1d", 86400, 0}, {"> 1d", INFINITY, 0}};
   for (double w : waits_s) {
     for (auto& x : b) {
       if (w < x.upper_s) {
@@ -286,27 +312,30 @@ std::string report_html(const SimReport& r) {
   h.reserve(embedded::chart_js.size() + 64 * 1024);
   h += "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n";
   h += "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n";
-  h += "<title>fitscale simulation: " + esc(format_usd(c.total)) + ", " + count(r.jobs.submitted) + " jobs</title>\n";
+  h += "<title>fitscale simulation: " + esc(format_usd(c.total)) + ", " + count(r.jobs.submitted) +
+       " jobs</title>\n";
   h += "<style>" + std::string(kStyle) + "</style>\n</head>\n<body>\n";
   h += "<header><h1>fitscale simulation report</h1><p>" + count(r.jobs.submitted) + " jobs over " +
        esc(human_duration(r.sim.virtual_s)) + " of virtual time · controller every " +
-       std::to_string(r.sim.interval_s) + "s · seed " + std::to_string(r.sim.seed) + "</p></header>\n<main>\n";
+       std::to_string(r.sim.interval_s) + "s · seed " + std::to_string(r.sim.seed) +
+       "</p></header>\n<main>\n";
 
   // Headline numbers: text, readable without scripts.
   h += "<section class=\"cards\" id=\"headline\">\n";
   h += card("Total cost", format_usd(c.total),
             "spot " + format_usd(c.spot) + " · on-demand " + format_usd(c.on_demand));
-  h += card("Versus lower bound", r.lower_bound_usd > 0 ? fmt("%.2f×", c.total / r.lower_bound_usd) : "–",
+  h += card("Versus lower bound",
+            r.lower_bound_usd > 0 ? fmt("%.2f×", c.total / r.lower_bound_usd) : "–",
             "fluid lower bound " + format_usd(r.lower_bound_usd));
   h += card("Idle cost", format_usd(c.idle), percent(c.idle, c.total) + " of the total");
   h += card("Jobs", count(r.jobs.completed) + " / " + count(r.jobs.submitted),
             "completed of submitted · " + count(r.jobs.refused) + " refused");
   h += card("Median wait", human_duration(r.wait_s.p50),
-            "p90 " + human_duration(r.wait_s.p90) + " · p99 " + human_duration(r.wait_s.p99) + " · max " +
-                human_duration(r.wait_s.max));
+            "p90 " + human_duration(r.wait_s.p90) + " · p99 " + human_duration(r.wait_s.p99) +
+                " · max " + human_duration(r.wait_s.max));
   h += card("Nodes launched", count(r.nodes.launched),
-            "peak " + count(r.nodes.peak) + " · interrupted " + count(r.nodes.interrupted) + " · never registered " +
-                count(r.nodes.never_registered));
+            "peak " + count(r.nodes.peak) + " · interrupted " + count(r.nodes.interrupted) +
+                " · never registered " + count(r.nodes.never_registered));
   h += card("GPU hours", count(std::llround(r.gpu_hours.used)) + " used",
             "of " + count(std::llround(r.gpu_hours.provisioned)) + " provisioned (" +
                 percent(r.gpu_hours.used, r.gpu_hours.provisioned) + " busy)");
@@ -316,8 +345,9 @@ std::string report_html(const SimReport& r) {
   h += "</section>\n";
 
   h += "<section class=\"grid\">\n";
-  h += chart("chart-nodes", "Nodes and GPUs, provisioned vs used",
-             "Alive nodes (in flight included), GPUs they carry, and GPUs requested by running pods.");
+  h += chart(
+      "chart-nodes", "Nodes and GPUs, provisioned vs used",
+      "Alive nodes (in flight included), GPUs they carry, and GPUs requested by running pods.");
   h += chart("chart-cost-rate", "Cost rate", "Hourly price of every alive instance.");
   h += chart("chart-pending", "Pending pods", "Pods waiting for capacity, and pods running.");
   h += chart("chart-wait", "Wait-time distribution",
@@ -330,7 +360,8 @@ std::string report_html(const SimReport& r) {
 
   // Tables: the exact numbers, and the page's content without JavaScript.
   h += "<section class=\"tables\">\n";
-  h += "<div class=\"panel wide\"><h2>Cost by namespace</h2><table><thead><tr><th>namespace</th><th class=\"num\">cost</th>"
+  h += "<div class=\"panel wide\"><h2>Cost by "
+       "namespace</h2><table><thead><tr><th>namespace</th><th class=\"num\">cost</th>"
        "<th class=\"num\">share</th><th class=\"num\">cap $/h</th><th class=\"num\">cap $/day</th>"
        "<th class=\"num\">cap $/month</th></tr></thead><tbody>\n";
   std::vector<std::pair<double, std::string>> by_cost;
@@ -339,23 +370,29 @@ std::string report_html(const SimReport& r) {
   for (const auto& [neg, ns] : by_cost) {
     auto it = r.namespaces.find(ns);
     SimNamespace sn = it != r.namespaces.end() ? it->second : SimNamespace{};
-    h += "<tr><td>" + esc(ns) + "</td><td class=\"num\">" + esc(format_usd(-neg)) + "</td><td class=\"num\">" +
-         percent(-neg, c.total) + "</td><td class=\"num\">" + esc(cap_text(sn.usd_per_hour)) +
-         "</td><td class=\"num\">" + esc(cap_text(sn.usd_per_day)) + "</td><td class=\"num\">" +
+    h += "<tr><td>" + esc(ns) + "</td><td class=\"num\">" + esc(format_usd(-neg)) +
+         "</td><td class=\"num\">" + percent(-neg, c.total) + "</td><td class=\"num\">" +
+         esc(cap_text(sn.usd_per_hour)) + "</td><td class=\"num\">" +
+         esc(cap_text(sn.usd_per_day)) + "</td><td class=\"num\">" +
          esc(cap_text(sn.usd_per_month)) + "</td></tr>\n";
   }
   h += "</tbody></table></div>\n";
 
-  h += "<div class=\"panel\"><h2>Wait times</h2><table><thead><tr><th>wait</th><th class=\"num\">jobs</th>"
+  h += "<div class=\"panel\"><h2>Wait times</h2><table><thead><tr><th>wait</th><th "
+       "class=\"num\">jobs</th>"
        "<th class=\"num\">share</th></tr></thead><tbody>\n";
   for (const auto& b : waits) {
-    h += "<tr><td>" + esc(b.label) + "</td><td class=\"num\">" + count(b.count) + "</td><td class=\"num\">" +
-         percent(static_cast<double>(b.count), static_cast<double>(r.wait_samples_s.size())) + "</td></tr>\n";
+    h += "<tr><td>" + esc(b.label) + "</td><td class=\"num\">" + count(b.count) +
+         "</td><td class=\"num\">" +
+         percent(static_cast<double>(b.count), static_cast<double>(r.wait_samples_s.size())) +
+         "</td></tr>\n";
   }
-  h += "<tr><td>mean</td><td class=\"num\" colspan=\"2\">" + esc(human_duration(r.wait_s.mean)) + "</td></tr>\n";
+  h += "<tr><td>mean</td><td class=\"num\" colspan=\"2\">" + esc(human_duration(r.wait_s.mean)) +
+       "</td></tr>\n";
   h += "</tbody></table></div>\n";
 
-  h += "<div class=\"panel\"><h2>Launches by instance type</h2><table><thead><tr><th>instance type</th>"
+  h += "<div class=\"panel\"><h2>Launches by instance type</h2><table><thead><tr><th>instance "
+       "type</th>"
        "<th class=\"num\">launches</th></tr></thead><tbody>\n";
   std::vector<std::pair<std::int64_t, std::string>> types;
   for (const auto& [t, n] : r.nodes.by_instance_type) types.emplace_back(-n, t);
@@ -365,22 +402,27 @@ std::string report_html(const SimReport& r) {
   }
   h += "</tbody></table></div>\n";
 
-  h += "<div class=\"panel\"><h2>Refusals (" + count(static_cast<std::int64_t>(r.refusals.size())) +
-       ")</h2><table><thead><tr><th>job</th><th>namespace</th><th>reason</th></tr></thead><tbody>\n";
+  h +=
+      "<div class=\"panel\"><h2>Refusals (" + count(static_cast<std::int64_t>(r.refusals.size())) +
+      ")</h2><table><thead><tr><th>job</th><th>namespace</th><th>reason</th></tr></thead><tbody>\n";
   for (std::size_t i = 0; i < r.refusals.size() && i < kMaxRefusalsListed; ++i) {
     const auto& x = r.refusals[i];
-    h += "<tr><td>" + esc(x.job) + "</td><td>" + esc(x.ns) + "</td><td>" + esc(x.reason) + "</td></tr>\n";
+    h += "<tr><td>" + esc(x.job) + "</td><td>" + esc(x.ns) + "</td><td>" + esc(x.reason) +
+         "</td></tr>\n";
   }
   if (r.refusals.empty()) h += "<tr><td colspan=\"3\">none</td></tr>\n";
   if (r.refusals.size() > kMaxRefusalsListed) {
-    h += "<tr><td colspan=\"3\">… and " + count(static_cast<std::int64_t>(r.refusals.size() - kMaxRefusalsListed)) +
+    h += "<tr><td colspan=\"3\">… and " +
+         count(static_cast<std::int64_t>(r.refusals.size() - kMaxRefusalsListed)) +
          " more in the JSON report</td></tr>\n";
   }
   h += "</tbody></table></div>\n";
   h += "</section>\n</main>\n";
-  h += "<footer>Generated by fitscale simulate. Charts drawn with Chart.js (MIT), embedded in this file.</footer>\n";
+  h += "<footer>Generated by fitscale simulate. Charts drawn with Chart.js (MIT), embedded in this "
+       "file.</footer>\n";
 
-  h += "<script type=\"application/json\" id=\"fitscale-data\">" + data_json(r, waits, charted) + "</script>\n";
+  h += "<script type=\"application/json\" id=\"fitscale-data\">" + data_json(r, waits, charted) +
+       "</script>\n";
   h += "<script>\n";
   h += embedded::chart_js;
   h += "\n</script>\n<script>" + std::string(kScript) + "</script>\n</body>\n</html>\n";

@@ -8,7 +8,8 @@ namespace {
 
 TEST(MetricsRegistry, CounterWithLabelsRendersHelpTypeAndSortedSeries) {
   MetricsRegistry reg;
-  auto c = reg.counter("fitscale_launch_failures_total", "Launch requests the cloud refused.", {"code"});
+  auto c =
+      reg.counter("fitscale_launch_failures_total", "Launch requests the cloud refused.", {"code"});
   c.inc({"Unsupported"});
   c.inc({"InsufficientInstanceCapacity"}, 2);
   c.inc({"InsufficientInstanceCapacity"}, -5);  // counters never go down
@@ -22,7 +23,9 @@ TEST(MetricsRegistry, CounterWithLabelsRendersHelpTypeAndSortedSeries) {
 TEST(MetricsRegistry, UnlabelledFamilyShowsZeroBeforeFirstUpdate) {
   MetricsRegistry reg;
   reg.gauge("fitscale_pending_pods", "Pending pods.");
-  EXPECT_EQ(reg.render(), "# HELP fitscale_pending_pods Pending pods.\n# TYPE fitscale_pending_pods gauge\nfitscale_pending_pods 0\n");
+  EXPECT_EQ(reg.render(),
+            "# HELP fitscale_pending_pods Pending pods.\n# TYPE fitscale_pending_pods "
+            "gauge\nfitscale_pending_pods 0\n");
 }
 
 TEST(MetricsRegistry, EscapesLabelValuesAndHelp) {
@@ -37,7 +40,8 @@ TEST(MetricsRegistry, EscapesLabelValuesAndHelp) {
 
 TEST(MetricsRegistry, HistogramBucketsAreCumulativeWithInfSumAndCount) {
   MetricsRegistry reg;
-  auto h = reg.histogram("fitscale_loop_duration_seconds", "Loop phase duration.", {"phase"}, {0.1, 1});
+  auto h =
+      reg.histogram("fitscale_loop_duration_seconds", "Loop phase duration.", {"phase"}, {0.1, 1});
   h.observe({"plan"}, 0.05);
   h.observe({"plan"}, 0.1);  // le is inclusive
   h.observe({"plan"}, 0.5);
