@@ -6,6 +6,7 @@
 #include <unordered_map>
 
 #include "controller/snapshot_builder.h"
+#include "model/error.h"
 #include "model/money.h"
 
 namespace fitscale {
@@ -51,6 +52,7 @@ struct Controller::State {
 
   OfferingIndex offerings;
   bool have_observed = false;
+  bool ledger_reconciled = false;  // open ledger nodes checked against the cloud once after start
   bool force_plan = true;  // look again next loop (after a failure, an unsynced view, a blocked eviction)
   std::uint64_t cluster_generation = 0;
   std::optional<std::uint64_t> cloud_generation;
@@ -97,6 +99,26 @@ NodeCharge charge_for(const Instance& inst, const OfferingIndex& offerings) {
   c.owner_job = inst.job;
   c.pool = inst.pool;
   return c;
+}
+
+// The worst-case runtime of the job a launch is for (DESIGN.md): the longest one its pods
+// declare, else its namespace budget's default. nullopt: not known.
+std::optional<Seconds> launch_runtime(const LaunchDecision& d,
+                                     const std::unordered_map<std::string, const Pod*>& pods_by_key,
+                                     const Policy& policy) {
+  std::optional<Seconds> runtime;
+  for (const auto& key : d.pods) {
+    auto it = pods_by_key.find(key);
+    if (it == pods_by_key.end()) continue;
+    try {
+      const auto r = it->second->declared_max_runtime();
+      if (r && (!runtime || *r > *runtime)) runtime = r;
+    } catch (const InputError&) {
+      // The planner refuses such pods; a launch never carries one.
+    }
+  }
+  if (!runtime) runtime = policy.budgets.for_namespace(d.owner_namespace).max_runtime;
+  return runtime;
 }
 
 }  // namespace
@@ -158,6 +180,14 @@ LoopResult Controller::reconcile() {
   if (ledger_ != nullptr && act) {
     std::set<std::string> live;
     for (const auto& inst : instances) live.insert(inst.id);
+    if (!st.ledger_reconciled) {
+      // A durable ledger may hold nodes whose instance went away while fitscale was down: stop
+      // them now, or they would stay open (and cost) forever.
+      st.ledger_reconciled = true;
+      for (const auto& id : ledger_->open_nodes()) {
+        if (live.count(id) == 0) ledger_->node_stopped(id, now);
+      }
+    }
     for (auto it = st.metered.begin(); it != st.metered.end();) {
       if (live.count(*it) == 0) {
         ledger_->node_stopped(*it, now);
@@ -201,7 +231,7 @@ LoopResult Controller::reconcile() {
 
   // --- Act (in dry run: record what we would do, do nothing).
   result.acted = act;
-  launch(p, now, result);
+  launch(p, snapshot, now, result);
   remove(p, snapshot, now, result);
   report_unschedulable(p, result);
 
@@ -243,9 +273,15 @@ void Controller::meter_pods(const Snapshot& snapshot, Time now) {
   }
 }
 
-void Controller::launch(const Plan& p, Time now, LoopResult& result) {
+void Controller::launch(const Plan& p, const Snapshot& snapshot, Time now, LoopResult& result) {
   State& st = *state_;
   const bool act = !options_.dry_run;
+  std::unordered_map<std::string, const Pod*> pods_by_key;  // for worst-case runtimes
+  if (act && ledger_ != nullptr && !p.launch.empty()) {
+    for (const auto& pod : snapshot.pods) {
+      if (pod.node_name.empty()) pods_by_key.emplace(pod.key(), &pod);
+    }
+  }
   for (const auto& d : p.launch) {
     ActionRecord rec;
     rec.kind = ActionKind::Launch;
@@ -276,9 +312,13 @@ void Controller::launch(const Plan& p, Time now, LoopResult& result) {
     req.price_micros_per_hour = dollars_to_micros(d.usd_per_hour);
     LaunchResult r = cloud_.launch(req);
 
-    for (const auto& inst : r.launched) {
-      if (ledger_ != nullptr && st.metered.insert(inst.id).second) {
-        ledger_->node_started(charge_for(inst, st.offerings), inst.launched_at);
+    if (ledger_ != nullptr && !r.launched.empty()) {
+      const std::optional<Seconds> runtime = launch_runtime(d, pods_by_key, options_.policy);
+      for (const auto& inst : r.launched) {
+        if (!st.metered.insert(inst.id).second) continue;
+        NodeCharge charge = charge_for(inst, st.offerings);
+        if (runtime) charge.worst_case_end = inst.launched_at + *runtime;
+        ledger_->node_started(charge, inst.launched_at);
       }
     }
     if (!r.launched.empty()) {

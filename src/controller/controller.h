@@ -48,7 +48,7 @@ class Controller {
  private:
   struct State;
   void meter_pods(const Snapshot& snapshot, Time now);
-  void launch(const Plan& p, Time now, LoopResult& result);
+  void launch(const Plan& p, const Snapshot& snapshot, Time now, LoopResult& result);
   void remove(const Plan& p, const Snapshot& snapshot, Time now, LoopResult& result);
   void report_unschedulable(const Plan& p, LoopResult& result);
   Time next_timer(const Snapshot& snapshot, const Policy& policy, Time now) const;

@@ -1,0 +1,261 @@
+// The real Controller and planner against in-memory cluster, cloud and clock: what a user
+// would see it do (launches, back-off, removals, drains, events), loop by loop.
+#include "controller/controller.h"
+
+#include <gtest/gtest.h>
+
+#include "fakes.h"
+
+namespace fitscale::testing {
+namespace {
+
+constexpr Time kStart = 1'780'000'000;
+
+ControllerOptions with_policy(Policy p) {
+  ControllerOptions o;
+  o.policy = std::move(p);
+  return o;
+}
+
+struct World {
+  explicit World(ControllerOptions options = with_policy(tiny_policy()), Catalog c = tiny_catalog())
+      : catalog(std::move(c)), clock(kStart), cloud(clock) {
+    controller =
+        std::make_unique<Controller>(cluster, cloud, catalog, clock, nullptr, recorder, options);
+  }
+  Catalog catalog;
+  FakeClock clock;
+  FakeCluster cluster;
+  FakeCloud cloud;
+  NullRecorder recorder;
+  std::unique_ptr<Controller> controller;
+
+  LoopResult loop() { return controller->reconcile(); }
+  // A managed node that was launched and registered before the controller started.
+  Node& existing_node(const std::string& id, Time launched_at) {
+    const Instance& inst =
+        cloud.add_instance(id, "small", "us-east-1a", CapacityType::Spot, launched_at, 100'000);
+    return cluster.register_node(inst, catalog);
+  }
+};
+
+TEST(Controller, PendingPodLaunchesOnceWhileItsInstanceIsInFlight) {
+  World w;
+  w.cluster.add_pod(make_pod("train", 1000, 2 * kGi));
+  EXPECT_EQ(w.loop().launched, 1);
+  ASSERT_EQ(w.cloud.requests.size(), 1u);
+  EXPECT_EQ(w.cloud.requests[0].instance_type, "small");
+  EXPECT_EQ(w.cloud.requests[0].capacity_type, CapacityType::Spot);
+
+  w.clock.advance(10);
+  w.cluster.touch();  // something else changed in the cluster; the pod is still pending
+  const LoopResult second = w.loop();
+  EXPECT_TRUE(second.planned);
+  EXPECT_EQ(second.launched, 0);
+  EXPECT_EQ(w.cloud.launched_count(), 1);
+
+  // The node registers: still nothing new to launch.
+  w.clock.advance(60);
+  w.cluster.register_node(w.cloud.instances.at(0), w.catalog);
+  EXPECT_EQ(w.loop().launched, 0);
+  EXPECT_EQ(w.cloud.launched_count(), 1);
+}
+
+TEST(Controller, CapacityErrorBacksOffTheOfferingAndFallsBackToTheNextCheapest) {
+  ControllerOptions o = with_policy(tiny_policy());
+  o.offering_backoff_s = 300;
+  // One type, so the next cheapest offering is its on-demand twin (with more spot types, the
+  // planner prefers the next cheapest spot one).
+  World w(o, make_catalog({TypeSpec("small", 4000, 16 * kGi, 0, 0.10, 0.20)}, {"us-east-1a"}));
+  w.cloud.failing["small/us-east-1a/spot"] =
+      LaunchFailure{"", 0, "InsufficientInstanceCapacity", "no spot capacity", true};
+  w.cluster.add_pod(make_pod("train", 1000, 2 * kGi));
+
+  EXPECT_EQ(w.loop().launched, 0);
+  ASSERT_EQ(w.cloud.requests.size(), 1u);
+
+  w.clock.advance(10);
+  EXPECT_EQ(w.loop().launched, 1);
+  ASSERT_EQ(w.cloud.requests.size(), 2u);
+  EXPECT_EQ(w.cloud.requests[1].instance_type, "small");
+  EXPECT_EQ(w.cloud.requests[1].capacity_type, CapacityType::OnDemand);
+
+  // After the back-off the spot offering is tried again (for the next pod that needs a node).
+  w.cloud.failing.clear();
+  w.clock.set(kStart + 299);
+  w.cluster.add_pod(make_pod("second", 4000, 2 * kGi));
+  w.loop();
+  ASSERT_EQ(w.cloud.requests.size(), 3u);
+  EXPECT_NE(w.cloud.requests[2].capacity_type, CapacityType::Spot) << "still backed off at 299 s";
+
+  w.clock.set(kStart + 301);
+  w.cluster.add_pod(make_pod("third", 4000, 2 * kGi));
+  w.loop();
+  ASSERT_EQ(w.cloud.requests.size(), 4u);
+  EXPECT_EQ(w.cloud.requests[3].instance_type, "small");
+  EXPECT_EQ(w.cloud.requests[3].capacity_type, CapacityType::Spot);
+}
+
+TEST(Controller, NonCapacityErrorDoesNotBackOffTheOffering) {
+  World w;
+  w.cloud.failing["small/us-east-1a/spot"] =
+      LaunchFailure{"", 0, "AuthFailure", "bad credentials", false};
+  w.cluster.add_pod(make_pod("train", 1000, 2 * kGi));
+  w.loop();
+  w.clock.advance(10);
+  w.loop();
+  ASSERT_EQ(w.cloud.requests.size(), 2u);
+  // Retried on the same offering: an auth failure says nothing about capacity.
+  EXPECT_EQ(w.cloud.requests[1].instance_type, "small");
+  EXPECT_EQ(w.cloud.requests[1].capacity_type, CapacityType::Spot);
+  EXPECT_EQ(w.cloud.launched_count(), 0);
+}
+
+TEST(Controller, InstanceThatNeverRegistersIsTerminatedAfterTheTimeout) {
+  World w;
+  w.cluster.add_pod(make_pod("train", 1000, 2 * kGi));
+  w.loop();
+  ASSERT_EQ(w.cloud.instances.size(), 1u);
+  const std::string id = w.cloud.instances[0].id;
+
+  w.clock.set(kStart + 900);
+  w.loop();
+  EXPECT_TRUE(w.cloud.terminated.empty()) << "terminated at the timeout, not after it";
+
+  w.clock.set(kStart + 901);
+  w.loop();
+  ASSERT_EQ(w.cloud.terminated.size(), 1u);
+  EXPECT_EQ(w.cloud.terminated[0], id);
+}
+
+TEST(Controller, EmptyNodeIsRemovedAfterTheTtlAndNotBefore) {
+  World w;
+  w.existing_node("i-empty", kStart - 3600);
+  w.loop();  // first seen empty at kStart
+  w.clock.set(kStart + 60);
+  w.loop();
+  EXPECT_TRUE(w.cluster.cordoned.empty());
+  EXPECT_TRUE(w.cloud.terminated.empty());
+  EXPECT_TRUE(w.cluster.has_node("node-i-empty"));
+
+  w.clock.set(kStart + 61);
+  EXPECT_EQ(w.loop().removed, 1);
+  EXPECT_EQ(w.cluster.cordoned, std::vector<std::string>{"node-i-empty"});
+  EXPECT_EQ(w.cluster.deleted, std::vector<std::string>{"node-i-empty"});
+  EXPECT_EQ(w.cloud.terminated, std::vector<std::string>{"i-empty"});
+}
+
+TEST(Controller, NodeRunningABatchPodIsNeverRemoved) {
+  World w;
+  w.existing_node("i-busy", kStart - 3600);
+  Pod job = make_pod("train", 1000, 2 * kGi);
+  job.node_name = "node-i-busy";
+  job.phase = PodPhase::Running;
+  w.cluster.add_pod(job);
+  for (Seconds t : {0, 61, 3600, 7 * 86400}) {
+    w.clock.set(kStart + t);
+    w.cluster.touch();
+    w.loop();
+  }
+  EXPECT_TRUE(w.cluster.cordoned.empty());
+  EXPECT_TRUE(w.cluster.deleted.empty());
+  EXPECT_TRUE(w.cloud.terminated.empty());
+}
+
+TEST(Controller, DrainBlockedByDisruptionBudgetKeepsTheNodeCordonedThenFinishes) {
+  World w;
+  w.existing_node("i-svc", kStart - 3600);
+  w.cluster.add_pod(service_pod("web", "node-i-svc"));
+  w.cluster.evict_outcome = EvictOutcome::BlockedByBudget;
+  w.loop();
+  w.clock.set(kStart + 61);
+  EXPECT_EQ(w.loop().removed, 0);
+  EXPECT_EQ(w.cluster.cordoned, std::vector<std::string>{"node-i-svc"});
+  EXPECT_TRUE(w.cluster.deleted.empty());
+  EXPECT_TRUE(w.cloud.terminated.empty());
+  ASSERT_TRUE(w.cluster.has_node("node-i-svc"));
+  EXPECT_TRUE(w.cluster.state.nodes[0].unschedulable);
+
+  // Still blocked one loop later: nothing more happens.
+  w.clock.advance(10);
+  EXPECT_EQ(w.loop().removed, 0);
+  EXPECT_TRUE(w.cluster.deleted.empty());
+
+  // The budget allows it now: the pod is evicted and the node goes.
+  w.cluster.evict_outcome = EvictOutcome::Evicted;
+  w.clock.advance(10);
+  EXPECT_EQ(w.loop().removed, 1);
+  EXPECT_EQ(w.cluster.evicted, std::vector<std::string>{"team-a/web"});
+  EXPECT_EQ(w.cluster.deleted, std::vector<std::string>{"node-i-svc"});
+  EXPECT_EQ(w.cloud.terminated, std::vector<std::string>{"i-svc"});
+}
+
+TEST(Controller, DryRunTakesNoAction) {
+  ControllerOptions o = with_policy(tiny_policy());
+  o.dry_run = true;
+  World w(o);
+  w.existing_node("i-empty", kStart - 3600);
+  w.cluster.add_pod(make_pod("train", 8000, 2 * kGi));  // does not fit the small node
+  const LoopResult first = w.loop();
+  EXPECT_TRUE(first.planned);
+  EXPECT_FALSE(first.acted);
+  w.clock.set(kStart + 3600);
+  w.cluster.touch();
+  w.loop();
+  EXPECT_TRUE(w.cloud.requests.empty());
+  EXPECT_TRUE(w.cloud.terminated.empty());
+  EXPECT_TRUE(w.cluster.cordoned.empty());
+  EXPECT_TRUE(w.cluster.deleted.empty());
+}
+
+TEST(Controller, UnsyncedViewCausesNoAction) {
+  World w;
+  w.existing_node("i-empty", kStart - 3600);
+  w.cluster.add_pod(make_pod("train", 8000, 2 * kGi));
+  w.cluster.state.synced = false;
+  for (Seconds t : {0, 3600}) {
+    w.clock.set(kStart + t);
+    const LoopResult r = w.loop();
+    EXPECT_FALSE(r.planned);
+    EXPECT_FALSE(r.acted);
+  }
+  EXPECT_TRUE(w.cloud.requests.empty());
+  EXPECT_TRUE(w.cloud.terminated.empty());
+  EXPECT_TRUE(w.cluster.cordoned.empty());
+
+  // Once the view is trusted again, the controller acts.
+  w.cluster.state.synced = true;
+  w.clock.advance(1);
+  EXPECT_EQ(w.loop().launched, 1);
+}
+
+TEST(Controller, BudgetRefusalIsAnEventOnThePodAndLaunchesNothing) {
+  Policy p = tiny_policy();
+  p.enforce_budgets = true;
+  p.budgets = Budgets{};
+  p.budgets.defaults.usd_per_job = 1.0;
+  p.budgets.defaults.max_runtime = 24 * 3600;  // $0.10/h x 24h = $2.40 > $1
+  World w(with_policy(p));
+  w.cluster.add_pod(make_pod("intern", 1000, 2 * kGi));
+  const LoopResult r = w.loop();
+  EXPECT_EQ(r.refused, 1);
+  EXPECT_EQ(r.launched, 0);
+  EXPECT_TRUE(w.cloud.requests.empty());
+  const auto events = w.cluster.events_about("intern");
+  ASSERT_EQ(events.size(), 1u);
+  EXPECT_EQ(events[0].about.kind, "Pod");
+  EXPECT_EQ(events[0].about.ns, "team-a");
+  EXPECT_EQ(events[0].type, "Warning");
+  EXPECT_EQ(events[0].reason, "BudgetRefused");
+  EXPECT_NE(events[0].message.find("usdPerJob"), std::string::npos) << events[0].message;
+
+  // Said once, not every loop.
+  w.clock.advance(10);
+  w.cluster.touch();
+  w.loop();
+  EXPECT_EQ(w.cluster.events_about("intern").size(), 1u);
+  EXPECT_TRUE(w.cloud.requests.empty());
+}
+
+}  // namespace
+}  // namespace fitscale::testing
