@@ -94,6 +94,28 @@ Segment Meter::open_as_segment(const std::string& node_id, Time until) const {
   return s;
 }
 
+namespace {
+
+// What attribute() charges each party over [from, to), handed to `add` as (namespace, micros)
+// in attribute()'s order and skipping zero parts, without building Charge records: spend() runs
+// on every planned loop over every open node, and only needs the namespaces.
+template <class Add>
+void add_charges(const MeteredNode& node, const Split& split, Time from, Time to, Add&& add) {
+  const Micros total = node_cost(node.charge.micros_per_hour, node.launched_at, from, to);
+  std::vector<std::int64_t> weights;
+  weights.reserve(split.pods.size() + 1);
+  for (const PodShare& p : split.pods) weights.push_back(p.weight);
+  weights.push_back(split.idle_weight);
+  if (std::all_of(weights.begin(), weights.end(), [](std::int64_t w) { return w == 0; })) weights.back() = 1;
+  const std::vector<Micros> parts = split_exact(total, weights);
+  for (std::size_t i = 0; i < split.pods.size(); ++i) {
+    if (parts[i] != 0) add(split.pods[i].ns, parts[i]);
+  }
+  if (parts.back() != 0) add(node.charge.owner_namespace, parts.back());
+}
+
+}  // namespace
+
 std::map<std::string, NamespaceSpend, std::less<>> Meter::spend(Time now) const {
   std::map<std::string, NamespaceSpend, std::less<>> out;
   const Time day = utc_day_start(now);
@@ -110,11 +132,17 @@ std::map<std::string, NamespaceSpend, std::less<>> Meter::spend(Time now) const 
     // of the month this month (a segment opened yesterday is split here, as it will be when
     // it closes).
     if (now > o.since) {
-      for (const Charge& c : attribute(node.charge, node.launched_at, o.split, std::max(o.since, day), now)) {
-        out[c.ns].spent_today += c.micros;
-      }
-      for (const Charge& c : attribute(node.charge, node.launched_at, o.split, std::max(o.since, month), now)) {
-        out[c.ns].spent_this_month += c.micros;
+      const Time from_day = std::max(o.since, day);
+      const Time from_month = std::max(o.since, month);
+      add_charges(node, o.split, from_day, now, [&](const std::string& ns, Micros m) {
+        NamespaceSpend& s = out[ns];
+        s.spent_today += m;
+        // Opened today (the usual case): the month's part is the same split of the same span.
+        if (from_month == from_day) s.spent_this_month += m;
+      });
+      if (from_month != from_day) {
+        add_charges(node, o.split, from_month, now,
+                    [&](const std::string& ns, Micros m) { out[ns].spent_this_month += m; });
       }
     }
     NamespaceSpend& owner = out[node.charge.owner_namespace];

@@ -113,6 +113,13 @@ std::pair<std::string, std::string> canonical_label(std::string key, std::string
   return {std::move(key), std::move(value)};
 }
 
+std::string_view canonical_key_of_alias(std::string_view key) {
+  for (const Alias& a : kAliases) {
+    if (key == a.from) return a.to;
+  }
+  return {};
+}
+
 Requirement canonical_requirement(Requirement r, const std::vector<std::string>& gpu_models) {
   for (const Alias& a : kAliases) {
     if (r.key == a.from) {

@@ -79,5 +79,8 @@ inline constexpr std::string_view kGangSize = "fitscale.io/gang-size";  // also 
 Requirement canonical_requirement(Requirement r, const std::vector<std::string>& gpu_models);
 std::pair<std::string, std::string> canonical_label(std::string key, std::string value,
                                                     const std::vector<std::string>& gpu_models);
+// The canonical key an alias key is rewritten to, or empty when `key` is no alias (a cheap check
+// that lets callers skip copying labels that are canonical already).
+std::string_view canonical_key_of_alias(std::string_view key);
 
 }  // namespace fitscale

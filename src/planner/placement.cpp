@@ -49,9 +49,10 @@ ExistingCapacity::ExistingCapacity(const Snapshot& snapshot, const Policy& polic
   for (const Node* n : order) {
     Slot s;
     s.node = n;
-    s.labels = canonical_labels(n->labels, gpu_models);
-    auto z = s.labels.find(label::kZone);
-    s.zone = !n->zone.empty() ? n->zone : (z != s.labels.end() ? z->second : std::string());
+    if (!labels_are_canonical(n->labels)) s.rewritten = canonical_labels(n->labels, gpu_models);
+    const Labels& labels = s.labels();
+    auto z = labels.find(label::kZone);
+    s.zone = !n->zone.empty() ? n->zone : (z != labels.end() ? z->second : std::string());
     s.free = n->allocatable;
     by_name.emplace(n->name, slots_.size());
     slots_.push_back(std::move(s));
@@ -69,7 +70,7 @@ ExistingCapacity::ExistingCapacity(const Snapshot& snapshot, const Policy& polic
 }
 
 bool ExistingCapacity::admits(const PodClass& c, const Slot& s) const {
-  return labels_admit(c, s.labels) && tolerates_all(c.exemplar->tolerations, s.node->taints) &&
+  return labels_admit(c, s.labels()) && tolerates_all(c.exemplar->tolerations, s.node->taints) &&
          !(c.on_demand_only && s.node->managed && s.node->capacity_type == CapacityType::Spot);
 }
 

@@ -4,6 +4,7 @@
 // capacity is what keeps one pending pod from triggering a second launch on the next loop.
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <set>
 #include <string>
 #include <vector>
@@ -33,7 +34,10 @@ class ExistingCapacity {
  private:
   struct Slot {
     const Node* node = nullptr;
-    Labels labels;  // canonical
+    // Canonical labels: the node's own when they are canonical already (the common case, so a
+    // plan copies no labels), else a rewritten copy.
+    std::optional<Labels> rewritten;
+    const Labels& labels() const { return rewritten ? *rewritten : node->labels; }
     std::string zone;
     Resources free;
     std::vector<const Pod*> pods;  // bound and placed, for anti-affinity

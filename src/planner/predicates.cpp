@@ -90,6 +90,14 @@ Labels canonical_labels(const Labels& labels, const std::vector<std::string>& gp
   return out;
 }
 
+bool labels_are_canonical(const Labels& labels) {
+  for (const auto& [k, v] : labels) {
+    const std::string_view ck = canonical_key_of_alias(k);
+    if (!ck.empty() && ck != k && labels.find(ck) == labels.end()) return false;
+  }
+  return true;
+}
+
 namespace {
 bool repels(const Pod& owner, const Pod& other) {
   if (owner.ns != other.ns) return false;  // terms select pods of the owner's namespace

@@ -33,6 +33,9 @@ bool labels_admit(const Labels& node_selector, const std::vector<NodeSelectorTer
 // Node labels plus the canonical key for every alias key present, so a node labelled by
 // Karpenter or an older cluster matches a canonicalised selector.
 Labels canonical_labels(const Labels& labels, const std::vector<std::string>& gpu_models);
+// Whether canonical_labels would return `labels` unchanged: every alias key present has its
+// canonical key present too (canonical_labels never overrides one). No copy, no allocation.
+bool labels_are_canonical(const Labels& labels);
 
 // Required anti-affinity on kubernetes.io/hostname, both ways: `incoming` refuses a node with
 // `resident`, or `resident` refuses `incoming` (Kubernetes honours existing pods' terms too).
