@@ -15,8 +15,10 @@
 #include "kube/decode.h"
 #include "model/catalog.h"
 #include "model/config.h"
+#include "model/daemonset_overhead.h"
 #include "model/error.h"
 #include "planner/plan.h"
+#include "planner/policy_from_config.h"
 
 namespace fitscale::cli {
 namespace {
@@ -34,22 +36,6 @@ std::string read_text(const std::string& path, const char* what) {
   std::ostringstream s;
   s << in.rdbuf();
   return s.str();
-}
-
-// The resources every node gives to daemonsets before any pod of ours lands: for each
-// DaemonSet, the largest request among its pods; summed over DaemonSets (data README).
-Resources daemonset_overhead(const std::vector<Pod>& pods) {
-  std::map<std::string, Resources> per_set;
-  for (const Pod& p : pods) {
-    if (!p.is_daemon()) continue;
-    Resources r = p.requests;
-    r.pods = 1;
-    auto [it, fresh] = per_set.try_emplace(p.ns + "/" + p.owner.name, r);
-    if (!fresh) it->second = Resources::max(it->second, r);
-  }
-  Resources sum;
-  for (const auto& [name, r] : per_set) sum += r;
-  return sum;
 }
 
 // A cluster file has Nodes, not fitscale's instance records. A node carrying the
@@ -88,16 +74,6 @@ void adopt_managed_nodes(Snapshot& snapshot, const Catalog& catalog) {
     }
     if (!pinned.count(n.name)) n.empty_since = n.created;
   }
-}
-
-Policy policy_from(const Config& config) {
-  Policy p;
-  p.zones = config.zones;
-  p.pool = config.pool;
-  p.empty_ttl_s = config.scale_down.empty_after_s;
-  p.register_timeout_s = config.scale_down.register_timeout_s;
-  p.budgets = budgets_or_defaults(config);
-  return p;
 }
 
 double round_to(double v, double unit) { return std::round(v / unit) * unit; }
@@ -144,11 +120,7 @@ int run_plan(const PlanFlags& f) {
       f.catalog.empty() ? std::string(default_catalog_csv()) : read_text(f.catalog, "catalog");
   std::vector<InstanceType> types =
       parse_catalog_csv(catalog_text, f.catalog.empty() ? "embedded catalog" : f.catalog);
-  CatalogOptions copts;
-  copts.zones = config.zones;
-  copts.region = config.region;
-  copts.pool = config.pool;
-  copts.allocatable = config.allocatable;
+  CatalogOptions copts = catalog_options_from_config(config);
   {
     const Catalog probe = build_catalog(types, copts);  // for gpu_models only
     const std::string text = read_text(f.cluster, "cluster");
@@ -161,7 +133,7 @@ int run_plan(const PlanFlags& f) {
     snapshot.nodes = std::move(objects.nodes);
     snapshot.pods = std::move(objects.pods);
     adopt_managed_nodes(snapshot, catalog);
-    const Policy policy = policy_from(config);
+    const Policy policy = policy_from_config(config);
 
     const auto t0 = std::chrono::steady_clock::now();
     const Plan plan = fitscale::plan(snapshot, catalog, policy, now);

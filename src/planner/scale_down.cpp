@@ -32,7 +32,7 @@ std::vector<RemoveDecision> choose_removals(const Snapshot& snapshot, const Poli
     if (!p.node_name.empty()) on_node[p.node_name].push_back(&p);
   }
   for (const Node& n : snapshot.nodes) {
-    if (!n.managed || n.state == NodeState::Deleting) continue;
+    if (!n.managed) continue;
     if (nodes_receiving_pods.count(n.name) > 0) continue;
     const auto it = on_node.find(n.name);
     const std::vector<const Pod*> none;
@@ -48,6 +48,11 @@ std::vector<RemoveDecision> choose_removals(const Snapshot& snapshot, const Poli
     if (n.interruption_notice) {
       d.kind = RemoveReason::Interrupted;
       d.reason = "spot interruption notice";
+    } else if (n.state == NodeState::Deleting) {
+      // A drain fitscale started and could not finish (an eviction was refused by a
+      // PodDisruptionBudget): propose it again so the controller retries the evictions.
+      d.kind = RemoveReason::Empty;
+      d.reason = "drain in progress";
     } else if ((n.state == NodeState::InFlight || n.state == NodeState::Registered) &&
                now - launched > policy.register_timeout_s) {
       d.kind = RemoveReason::NeverRegistered;

@@ -46,6 +46,23 @@ TEST(ScaleDown, EmptyNodePastTheTtlIsRemovedAndItsEvictablePodsListed) {
   EXPECT_EQ(p.remove[0].evict, std::vector<std::string>{"team-a/web-1"});
 }
 
+TEST(ScaleDown, ADrainBlockedByADisruptionBudgetIsProposedAgainUntilItFinishes) {
+  // The controller cordoned this node and an eviction was refused (HTTP 429): the node is
+  // Deleting. Every later plan must propose it again, or the drain never completes.
+  Snapshot s;
+  Node n = managed("draining");
+  n.state = NodeState::Deleting;
+  n.unschedulable = true;
+  n.empty_since = 1000;
+  s.nodes.push_back(n);
+  s.pods.push_back(on("web-1", "draining", "ReplicaSet"));
+  Policy pol;
+  const Plan p = plan(s, cpu_catalog(), pol, 1005);
+  ASSERT_EQ(p.remove.size(), 1u);
+  EXPECT_EQ(p.remove[0].node, "draining");
+  EXPECT_EQ(p.remove[0].evict, std::vector<std::string>{"team-a/web-1"});
+}
+
 TEST(ScaleDown, EmptyButWithinTheTtlStays) {
   Snapshot s;
   Node n = managed("idle");
