@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <ctime>
 #include <fstream>
+#include <map>
 #include <memory>
 #include <random>
 #include <sstream>
@@ -14,6 +15,8 @@
 #include "cloud/sim/sim_cloud.h"
 #include "model/catalog.h"
 #include "model/error.h"
+#include "obs/metrics_registry.h"
+#include "obs/obs_server.h"
 #include "sim/vcluster/virtual_cluster.h"
 
 namespace fitscale::cli {
@@ -34,6 +37,26 @@ struct ClusterFlags {
   std::size_t watch_history = 10000;
   bool verbose = false;
   std::string ec2_endpoint;  // aws: the nodes are this EC2 API's instances tagged with the cluster
+  std::string metrics_address = "127.0.0.1:0";  // "off" = none
+};
+
+// What an operator of the virtual cluster watches: its nodes and pods by phase, refreshed from
+// the object store between signals.
+struct ClusterGauges {
+  explicit ClusterGauges(obs::MetricsRegistry& r)
+      : nodes(r.gauge("fitscale_cluster_nodes", "Nodes registered in the virtual cluster")),
+        pods(r.gauge("fitscale_cluster_pods", "Pods in the virtual cluster by phase", {"phase"})) {}
+  void refresh(vcluster::ObjectStore& store) const {
+    nodes.set(static_cast<double>(store.list("nodes").items.size()));
+    std::map<std::string, double> by_phase{
+        {"Pending", 0}, {"Running", 0}, {"Succeeded", 0}, {"Failed", 0}};
+    for (const auto& pod : store.list("pods").items) {
+      by_phase[pod.value("status", nlohmann::json::object()).value("phase", "Pending")] += 1;
+    }
+    for (const auto& [phase, n] : by_phase) pods.set({phase}, n);
+  }
+  obs::Family nodes;
+  obs::Family pods;
 };
 
 std::string read_file(const std::string& path) {
@@ -146,8 +169,23 @@ int run_cluster(const ClusterFlags& f) {
   std::printf("kubeconfig written to %s\n", f.kubeconfig_out.c_str());
   std::fflush(stdout);
 
+  obs::MetricsRegistry registry;
+  const ClusterGauges gauges(registry);
+  std::unique_ptr<obs::ObsServer> obs_server;
+  if (f.metrics_address != "off") {
+    obs_server = std::make_unique<obs::ObsServer>(f.metrics_address, registry, [] { return true; });
+    obs_server->start();
+    std::printf("metrics on %s/metrics\n", obs_server->url().c_str());
+    std::fflush(stdout);
+  }
+
   int sig = 0;
-  sigwait(&stop_signals, &sig);
+  const timespec refresh{1, 0};
+  for (;;) {
+    gauges.refresh(cluster.store());
+    sig = sigtimedwait(&stop_signals, nullptr, &refresh);
+    if (sig == SIGINT || sig == SIGTERM) break;
+  }
   std::fprintf(stderr, "fitscale cluster: %s received, stopping\n",
                sig == SIGINT ? "SIGINT" : "SIGTERM");
   cluster.stop();
@@ -178,6 +216,9 @@ Runner register_cluster(CLI::App& app) {
   cmd->add_option(
          "--watch-history", flags->watch_history,
          "changes kept for watches; a watch from an older resourceVersion gets 410 Expired")
+      ->capture_default_str();
+  cmd->add_option("--metrics-address", flags->metrics_address,
+                  "serve /metrics, /healthz, /readyz here (port 0 = a free port; off = none)")
       ->capture_default_str();
   cmd->add_flag("--verbose", flags->verbose, "log every API request to stderr");
   cmd->add_option(

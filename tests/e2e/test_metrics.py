@@ -86,6 +86,10 @@ def main():
         if not cluster.stdout.readline().startswith("listening on http://127.0.0.1:"):
             fail("fitscale cluster did not start")
         cluster.stdout.readline()
+        line = cluster.stdout.readline()
+        if not line.startswith("metrics on http://127.0.0.1:"):
+            fail(f"fitscale cluster did not say where its metrics are: {line!r}")
+        cluster_metrics = line.split()[2]
 
         run_log = os.path.join(tmp, "run.log")
         run = subprocess.Popen([BINARY, "run", "--kubeconfig", kubeconfig, "--provider", "sim", "--interval", "1",
@@ -140,6 +144,16 @@ def main():
                      "fitscale_committed_usd_per_hour"]:
             if sample(text, name) is None:
                 fail(f"{name} missing from /metrics:\n{text}")
+        # The virtual cluster serves its own /metrics, also lint-clean, counting the launched node.
+        _, ctext, _ = http(cluster_metrics)
+        ccheck = subprocess.run([PROMTOOL, "check", "metrics"], input=ctext, capture_output=True, text=True,
+                                timeout=60)
+        if ccheck.returncode != 0 or ccheck.stdout.strip() or ccheck.stderr.strip():
+            fail(f"promtool check metrics complained about fitscale cluster:\n{ccheck.stdout}{ccheck.stderr}")
+        if not wait_for("the cluster's metrics to count the node",
+                        lambda: (sample(http(cluster_metrics)[1], "fitscale_cluster_nodes") or 0) >= 1, 30):
+            fail("fitscale cluster's /metrics never counted the node")
+
         # The OpenCost names are served on their own path (node_gpu_count breaks promtool's naming
         # lint, and /metrics must be clean); the ServiceMonitor scrapes both.
         status, oc, _ = http(base + "/metrics/opencost")
