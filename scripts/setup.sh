@@ -36,5 +36,7 @@ if [ ! -f web/node_modules/chart.js/dist/chart.umd.js ]; then
   (cd web && npm install --no-audit --no-fund --silent)
 fi
 
+# Relative paths in ccache's keys: a fresh clone in another folder reuses the objects.
+export CCACHE_BASEDIR="$PWD"
 cmake -S . -B "$BUILD_DIR" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo "$@" >/dev/null
 cmake --build "$BUILD_DIR" -j"$(nproc)"
