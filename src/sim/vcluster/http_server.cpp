@@ -19,18 +19,6 @@ void send(httplib::Response& res, int status, const nlohmann::json& body) {
 
 void send_error(httplib::Response& res, const ApiError& e) { send(res, e.code(), status_json(e)); }
 
-std::vector<std::string> segments(const std::string& path) {
-  std::vector<std::string> out;
-  std::size_t start = 0;
-  while (start < path.size()) {
-    auto slash = path.find('/', start);
-    if (slash == std::string::npos) slash = path.size();
-    if (slash > start) out.push_back(path.substr(start, slash - start));
-    start = slash + 1;
-  }
-  return out;
-}
-
 }  // namespace
 
 ApiHttpServer::ApiHttpServer(ObjectStore& store, RestApi& api, CloudBridge& bridge,
@@ -98,7 +86,7 @@ bool ApiHttpServer::discovery(const std::string& path, httplib::Response& res) {
     send_error(res, ApiError(404, "NotFound", "the server could not find the requested resource"));
     return true;
   }
-  auto seg = segments(path);
+  auto seg = split_path(path);
   if (seg.size() == 1 && seg[0] == "api") {
     send(res, 200, core_api_versions(address_));
     return true;

@@ -13,6 +13,16 @@
 namespace fitscale::vcluster {
 namespace {
 
+
+std::string query_value(const ApiRequest& req, const std::string& key) {
+  auto it = req.query.find(key);
+  return it == req.query.end() ? "" : it->second;
+}
+
+bool is_status(const ApiRequest& req) { return req.path.subresource == "status"; }
+
+}  // namespace
+
 std::vector<std::string> split_path(const std::string& path) {
   std::vector<std::string> out;
   std::size_t start = 0;
@@ -24,15 +34,6 @@ std::vector<std::string> split_path(const std::string& path) {
   }
   return out;
 }
-
-std::string query_value(const ApiRequest& req, const std::string& key) {
-  auto it = req.query.find(key);
-  return it == req.query.end() ? "" : it->second;
-}
-
-bool is_status(const ApiRequest& req) { return req.path.subresource == "status"; }
-
-}  // namespace
 
 nlohmann::json parse_body(const std::string& body) {
   try {

@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "controller/interfaces.h"
 #include "sim/vcluster/object_store.h"
@@ -22,6 +23,9 @@ struct ApiPath {
   std::string subresource;
   bool legacy_watch = false;  // /api/v1/watch/... form
 };
+// The non-empty segments of a URL path ("/api/v1/pods" -> api, v1, pods).
+std::vector<std::string> split_path(const std::string& path);
+
 // nullopt when `path` is not a resource path (discovery documents are answered elsewhere).
 // Throws ApiError 404 for an unknown resource.
 std::optional<ApiPath> parse_api_path(const std::string& path);
