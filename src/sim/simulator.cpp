@@ -23,7 +23,15 @@ namespace {
 
 // Events at one instant run in this order: the cloud and the trace first, then the scheduler
 // binds, then the report samples, then the controller looks.
-enum Kind : int { kOutage = 0, kSubmit = 1, kBoot = 2, kInterrupt = 3, kComplete = 4, kSample = 5, kTick = 6 };
+enum Kind : int {
+  kOutage = 0,
+  kSubmit = 1,
+  kBoot = 2,
+  kInterrupt = 3,
+  kComplete = 4,
+  kSample = 5,
+  kTick = 6
+};
 
 struct Event {
   Seconds t = 0;  // since trace start
@@ -47,7 +55,7 @@ struct Job {
   std::vector<std::string> pods;
   std::optional<Seconds> first_start;
   Seconds run_start = 0;
-  Seconds work_done = 0;  // checkpointed progress
+  Seconds work_done = 0;    // checkpointed progress
   std::uint64_t epoch = 0;  // bumped on interruption: a stale completion event is ignored
 };
 
@@ -72,31 +80,35 @@ class RefusalRecorder final : public Recorder {
     std::string job, reason;
   };
   void action(const ActionRecord& r) override {
-    if (r.kind == ActionKind::Refuse || r.kind == ActionKind::Unschedulable) items.push_back({r.subject, r.reason});
+    if (r.kind == ActionKind::Refuse || r.kind == ActionKind::Unschedulable)
+      items.push_back({r.subject, r.reason});
   }
-  void planned(const Snapshot&, const Plan&, const LoopStats& s) override { planned_loops += s.skipped ? 0 : 1; }
+  void planned(const Snapshot&, const Plan&, const LoopStats& s) override {
+    planned_loops += s.skipped ? 0 : 1;
+  }
   void loop_finished(const LoopStats&) override { ++loops; }
   std::vector<Item> items;
   std::int64_t loops = 0, planned_loops = 0;
 };
 
 std::string shape_key(const TraceJob& j) {
-  return std::to_string(j.requests.cpu_milli) + "/" + std::to_string(j.requests.memory_bytes) + "/" +
-         std::to_string(j.requests.gpus) + "/" + j.gpu_model + (j.on_demand ? "/od" : "/any") + "/" +
-         std::to_string(j.replicas);
+  return std::to_string(j.requests.cpu_milli) + "/" + std::to_string(j.requests.memory_bytes) +
+         "/" + std::to_string(j.requests.gpus) + "/" + j.gpu_model +
+         (j.on_demand ? "/od" : "/any") + "/" + std::to_string(j.replicas);
 }
 
 class Engine {
  public:
-  Engine(const std::vector<TraceJob>& trace, const Catalog& catalog, const SimOptions& o, Ledger* ledger,
-         Recorder* extra)
+  Engine(const std::vector<TraceJob>& trace, const Catalog& catalog, const SimOptions& o,
+         Ledger* ledger, Recorder* extra)
       : trace_(trace),
         catalog_(catalog),
         o_(o),
         clock_(o.start),
         cloud_(catalog, clock_, cloud_options(o)),
         rng_(o.seed),
-        fanout_(extra != nullptr ? std::vector<Recorder*>{&refusals_, extra} : std::vector<Recorder*>{&refusals_}),
+        fanout_(extra != nullptr ? std::vector<Recorder*>{&refusals_, extra}
+                                 : std::vector<Recorder*>{&refusals_}),
         controller_(cluster_, cloud_, catalog, clock_, ledger, fanout_, controller_options(o)) {
     for (const auto& o : catalog_.offerings) offering_by_key_.emplace(o.key(), &o);
   }
@@ -186,7 +198,8 @@ class Engine {
 
 void Engine::flush(Meter& m) {
   if (m.end || now_ <= m.last) return;
-  const double usd = static_cast<double>(m.price) / 1e6 * static_cast<double>(now_ - m.last) / 3600.0;
+  const double usd =
+      static_cast<double>(m.price) / 1e6 * static_cast<double>(now_ - m.last) / 3600.0;
   m.last = now_;
   const SimNode* n = m.registered ? cluster_.node(m.node) : nullptr;
   if (n == nullptr || n->pods.empty()) {
@@ -318,7 +331,9 @@ void Engine::schedule() {
         auto tk = taken.find(name);
         const Resources& free = tk != taken.end() ? tk->second : n->free;
         if (!planner::fits(t.requests, free)) continue;
-        if (!planner::labels_admit(exemplar->node_selector, exemplar->required_node_affinity, n->node.labels)) continue;
+        if (!planner::labels_admit(exemplar->node_selector, exemplar->required_node_affinity,
+                                   n->node.labels))
+          continue;
         if (!tolerates_all(exemplar->tolerations, n->node.taints)) continue;
         Resources left = free - t.requests;
         // Most-allocated first: fill the node that will have least left, so others can empty.
@@ -352,7 +367,8 @@ void Engine::fail_job(std::size_t j) {
     const Seconds progress = now_ - job.run_start;
     gpu_seconds_used_ += static_cast<double>(progress * t.replicas * t.requests.gpus);
     if (t.checkpoint_interval_s) {
-      job.work_done = std::min(t.duration_s, job.work_done + progress / *t.checkpoint_interval_s * *t.checkpoint_interval_s);
+      job.work_done = std::min(t.duration_s, job.work_done + progress / *t.checkpoint_interval_s *
+                                                                 *t.checkpoint_interval_s);
     }
     ++job.epoch;
     ++report_.sim.restarts;
@@ -418,7 +434,8 @@ void Engine::boot(std::size_t idx) {
   Node n;
   n.name = "node-" + m.id.substr(2);
   n.provider_id = inst->provider_id;
-  auto o = offering_by_key_.find(inst->instance_type + "/" + inst->zone + "/" + to_string(inst->capacity_type));
+  auto o = offering_by_key_.find(inst->instance_type + "/" + inst->zone + "/" +
+                                 to_string(inst->capacity_type));
   if (o != offering_by_key_.end()) {
     n.labels = o->second->labels;
     n.allocatable = o->second->allocatable;
@@ -469,7 +486,8 @@ void Engine::notice_cloud_changes() {
     m.launched = m.last = inst.launched_at - o_.start;
     const InstanceType* type = catalog_.find_type(inst.instance_type);
     m.gpus = type != nullptr ? type->gpu : 0;
-    auto o = offering_by_key_.find(inst.instance_type + "/" + inst.zone + "/" + to_string(inst.capacity_type));
+    auto o = offering_by_key_.find(inst.instance_type + "/" + inst.zone + "/" +
+                                   to_string(inst.capacity_type));
     if (o != offering_by_key_.end()) m.alloc = o->second->allocatable;
     const std::size_t idx = meters_.size();
     live_gpus_ += m.gpus;
@@ -507,7 +525,8 @@ void Engine::notice_cloud_changes() {
     }
     finish_meter(idx, at);
   }
-  report_.nodes.peak = std::max<std::int64_t>(report_.nodes.peak, static_cast<std::int64_t>(live_meters_.size()));
+  report_.nodes.peak =
+      std::max<std::int64_t>(report_.nodes.peak, static_cast<std::int64_t>(live_meters_.size()));
 }
 
 void Engine::tick() {
@@ -549,7 +568,8 @@ void Engine::tick() {
     // Nothing runs, nothing boots, nothing more will arrive: what still waits never will.
     std::vector<std::size_t> stuck(pending_.begin(), pending_.end());
     for (std::size_t j : stuck) {
-      refuse(j, "still pending after " + format_duration(o_.stall_limit_s) + " with nothing running");
+      refuse(j,
+             "still pending after " + format_duration(o_.stall_limit_s) + " with nothing running");
     }
     stopped_ = all_jobs_done();
   }
@@ -600,36 +620,49 @@ SimReport Engine::run() {
   if (trace_.empty()) stopped_ = true;
 
   while (!queue_.empty() && !stopped_) {
-    const Event ev = queue_.top();
-    if (sched_dirty_ && (ev.t > now_ || ev.kind >= kSample)) {
+    // Bind before time moves on. schedule() may push completions earlier than the next event
+    // (a job shorter than the gap), so the event to run is read only after it.
+    if (sched_dirty_ && (queue_.top().t > now_ || queue_.top().kind >= kSample)) {
       schedule();
       sched_dirty_ = false;
     }
+    const Event ev = queue_.top();
     queue_.pop();
     now_ = ev.t;
     clock_.set(o_.start + now_);
     switch (ev.kind) {
       case kOutage: {
         const CapacityOutage& out = o_.insufficient_capacity[ev.a];
-        std::string key = !out.offering.empty()
-                              ? out.offering
-                              : out.instance_type + "/" + out.zone + "/" + to_string(out.capacity_type);
+        std::string key = !out.offering.empty() ? out.offering
+                                                : out.instance_type + "/" + out.zone + "/" +
+                                                      to_string(out.capacity_type);
         cloud_.inject_failure(key, "InsufficientInstanceCapacity", ev.b != 0 ? -1 : 0);
         break;
       }
-      case kSubmit: submit(ev.a); break;
-      case kBoot: boot(ev.a); break;
-      case kInterrupt: interrupt(ev.a); break;
-      case kComplete: complete(ev.a, ev.b); break;
+      case kSubmit:
+        submit(ev.a);
+        break;
+      case kBoot:
+        boot(ev.a);
+        break;
+      case kInterrupt:
+        interrupt(ev.a);
+        break;
+      case kComplete:
+        complete(ev.a, ev.b);
+        break;
       case kSample:
         sample();
         push(now_ + o_.sample_step_s, kSample);
         break;
-      case kTick: tick(); break;
+      case kTick:
+        tick();
+        break;
     }
   }
   // Whatever still runs (a queue that ran dry cannot happen with ticks, but be safe) stops now.
-  for (const auto& [id, idx] : std::map<std::string, std::size_t>(live_meters_)) finish_meter(idx, now_);
+  for (const auto& [id, idx] : std::map<std::string, std::size_t>(live_meters_))
+    finish_meter(idx, now_);
   if (report_.series.empty() || report_.series.back().t_s != now_) sample();
 
   // Totals from the meters: integer micro-dollars per instance, as the bill would be.
@@ -678,29 +711,33 @@ Catalog catalog_for_trace(const Catalog& catalog, const std::vector<TraceJob>& j
   Catalog out = catalog;
   std::erase_if(out.offerings, [&](const Offering& o) {
     return std::none_of(shapes.begin(), shapes.end(), [&](const auto& kv) {
-      return planner::fits(kv.second.requests, o.allocatable) && matches_node_selector(kv.second.selector, o.labels);
+      return planner::fits(kv.second.requests, o.allocatable) &&
+             matches_node_selector(kv.second.selector, o.labels);
     });
   });
   return out;
 }
 
-SimReport simulate(const std::vector<TraceJob>& jobs, const Catalog& catalog, const SimOptions& options,
-                   Ledger* ledger, Recorder* recorder) {
+SimReport simulate(const std::vector<TraceJob>& jobs, const Catalog& catalog,
+                   const SimOptions& options, Ledger* ledger, Recorder* recorder) {
   const Catalog trimmed = catalog_for_trace(catalog, jobs);
   Engine engine(jobs, trimmed, options, ledger, recorder);
   return engine.run();
 }
 
-void validate_trace(const std::vector<TraceJob>& jobs, const Catalog& catalog, const std::string& source) {
+void validate_trace(const std::vector<TraceJob>& jobs, const Catalog& catalog,
+                    const std::string& source) {
   for (const auto& j : jobs) {
     if (j.gpu_model.empty()) continue;
-    if (std::find(catalog.gpu_models.begin(), catalog.gpu_models.end(), j.gpu_model) != catalog.gpu_models.end()) {
+    if (std::find(catalog.gpu_models.begin(), catalog.gpu_models.end(), j.gpu_model) !=
+        catalog.gpu_models.end()) {
       continue;
     }
     std::string known;
     for (const auto& m : catalog.gpu_models) known += (known.empty() ? "" : ", ") + m;
-    throw InputError(source + ":" + std::to_string(j.line) + ": column gpu_model: no instance type in the catalog has \"" +
-                     j.gpu_model + "\" GPUs (it has " + known + ")");
+    throw InputError(source + ":" + std::to_string(j.line) +
+                     ": column gpu_model: no instance type in the catalog has \"" + j.gpu_model +
+                     "\" GPUs (it has " + known + ")");
   }
 }
 

@@ -22,7 +22,8 @@ std::string read(const std::string& rel) {
 Catalog one_gpu_catalog() {
   CatalogOptions o;
   o.zones = {"us-east-1a"};
-  return build_catalog(parse_catalog_csv(read("tests/data/traces/one_gpu_catalog.csv"), "one_gpu_catalog.csv"), o);
+  return build_catalog(
+      parse_catalog_csv(read("tests/data/traces/one_gpu_catalog.csv"), "one_gpu_catalog.csv"), o);
 }
 
 SimOptions hand_options() {
@@ -38,7 +39,8 @@ SimOptions hand_options() {
 std::vector<TraceJob> trace(const std::string& text) { return parse_trace(text, "test.csv"); }
 
 const char* kHeader =
-    "submit_s,job,namespace,replicas,cpu,memory,gpu,gpu_model,duration_s,capacity_type,checkpoint_interval_s\n";
+    "submit_s,job,namespace,replicas,cpu,memory,gpu,gpu_model,duration_s,capacity_type,checkpoint_"
+    "interval_s\n";
 
 TEST(Simulator, ThreeJobsByHand) {
   // a (team-a) at 0: launch i1 at 0, Ready at 180, runs 180..3780; i1 empty from 3780 and removed
@@ -90,9 +92,8 @@ TEST(Simulator, GangWaitsForAllReplicas) {
   const Catalog catalog = one_gpu_catalog();
   SimOptions o = hand_options();
   o.sample_step_s = 100;
-  SimReport r = simulate(trace(std::string(kHeader) +
-                               "0,a,team-a,1,4,16Gi,1,V100,100,,\n"
-                               "290,g,team-a,2,4,16Gi,1,V100,1000,,\n"),
+  SimReport r = simulate(trace(std::string(kHeader) + "0,a,team-a,1,4,16Gi,1,V100,100,,\n"
+                                                      "290,g,team-a,2,4,16Gi,1,V100,1000,,\n"),
                          catalog, o);
   EXPECT_EQ(r.jobs.completed, 2);
   ASSERT_EQ(r.wait_samples_s.size(), 2u);
@@ -110,6 +111,23 @@ TEST(Simulator, GangWaitsForAllReplicas) {
   EXPECT_NEAR(r.gpu_hours.used, (100 + 2 * 1000) / 3600.0, 1e-9);
 }
 
+TEST(Simulator, JobShorterThanTheGapToTheNextEventCompletes) {
+  // b arrives at 285 on a's empty node (a ran 180..280; the node stays until 350) and starts at
+  // once; it ends at 288, before the next controller loop at 290. That completion must still
+  // happen (it once got dropped, and b "ran" forever, holding its node and the bill).
+  const Catalog catalog = one_gpu_catalog();
+  SimReport r = simulate(trace(std::string(kHeader) + "0,a,team-a,1,4,16Gi,1,V100,100,,\n"
+                                                      "285,b,team-a,1,4,16Gi,1,V100,3,,\n"),
+                         catalog, hand_options());
+  EXPECT_EQ(r.jobs.completed, 2);
+  ASSERT_EQ(r.wait_samples_s.size(), 2u);
+  EXPECT_EQ(r.wait_samples_s[1], 0);
+  EXPECT_NEAR(r.gpu_hours.used, (100 + 3) / 3600.0, 1e-9);
+  // One node, launched at 0 and removed on the first loop 60 s after b left (288 + 62 = 350).
+  EXPECT_EQ(r.nodes.launched, 1);
+  EXPECT_DOUBLE_EQ(r.cost_usd.total, 0.35);
+}
+
 TEST(Simulator, InterruptedJobResumesFromItsLastCheckpoint) {
   // Spot catalog: the job starts at 180 on instance 0, which is reclaimed at 1180 after 1000 s
   // of work. With checkpoints every 600 s it keeps 600 s and has 3000 s left; the controller
@@ -125,7 +143,8 @@ TEST(Simulator, InterruptedJobResumesFromItsLastCheckpoint) {
   SimOptions o = hand_options();
   o.fixed_interruptions.push_back({1180, 0});
 
-  SimReport kept = simulate(trace(std::string(kHeader) + "0,ck,team-a,1,4,16Gi,1,V100,3600,,600\n"), catalog, o);
+  SimReport kept =
+      simulate(trace(std::string(kHeader) + "0,ck,team-a,1,4,16Gi,1,V100,3600,,600\n"), catalog, o);
   EXPECT_EQ(kept.jobs.completed, 1);
   EXPECT_EQ(kept.nodes.interrupted, 1);
   EXPECT_EQ(kept.sim.restarts, 1);
@@ -134,7 +153,8 @@ TEST(Simulator, InterruptedJobResumesFromItsLastCheckpoint) {
   EXPECT_EQ(kept.sim.virtual_s, 4360 + 70);
   EXPECT_EQ(kept.wait_s.max, 180);  // the wait is to the first start only
 
-  SimReport lost = simulate(trace(std::string(kHeader) + "0,nock,team-a,1,4,16Gi,1,V100,3600,,\n"), catalog, o);
+  SimReport lost =
+      simulate(trace(std::string(kHeader) + "0,nock,team-a,1,4,16Gi,1,V100,3600,,\n"), catalog, o);
   EXPECT_EQ(lost.jobs.completed, 1);
   EXPECT_NEAR(lost.gpu_hours.used, (1000 + 3600) / 3600.0, 1e-9);
   EXPECT_EQ(lost.sim.virtual_s, 4960 + 70);
@@ -142,7 +162,8 @@ TEST(Simulator, InterruptedJobResumesFromItsLastCheckpoint) {
 }
 
 TEST(Simulator, SameSeedSameBytes) {
-  const Catalog catalog = build_catalog(parse_catalog_csv(default_catalog_csv(), "embedded"), CatalogOptions{});
+  const Catalog catalog =
+      build_catalog(parse_catalog_csv(default_catalog_csv(), "embedded"), CatalogOptions{});
   const auto jobs = trace(read("tests/data/traces/spot_sample.csv"));
   SimOptions o;
   o.seed = 7;
@@ -170,7 +191,8 @@ TEST(Trace, MalformedRowIsRefusedWithItsLine) {
     parse_trace(read("tests/data/traces/malformed.csv"), "malformed.csv");
     FAIL() << "expected an InputError";
   } catch (const InputError& e) {
-    EXPECT_NE(std::string(e.what()).find("malformed.csv:3: column cpu:"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("malformed.csv:3: column cpu:"), std::string::npos)
+        << e.what();
   }
 }
 
@@ -179,19 +201,23 @@ TEST(Trace, UnknownAndMissingColumnsAreNamed) {
     parse_trace("submit_s,job,namespace,replicas,cpu,memory,gpu,duration_s,colour\n", "t.csv");
     FAIL();
   } catch (const InputError& e) {
-    EXPECT_NE(std::string(e.what()).find("t.csv:1: column colour: unknown column"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("t.csv:1: column colour: unknown column"),
+              std::string::npos)
+        << e.what();
   }
   try {
     parse_trace("submit_s,job,namespace,replicas,cpu,memory,gpu\n", "t.csv");
     FAIL();
   } catch (const InputError& e) {
-    EXPECT_NE(std::string(e.what()).find("column duration_s: required"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("column duration_s: required"), std::string::npos)
+        << e.what();
   }
 }
 
 TEST(Trace, ReadsQuantitiesAndOptionalColumnsInSubmitOrder) {
-  auto jobs = trace(std::string(kHeader) + "50,late,ns,2,500m,5600Mi,0,,10.5,on-demand,\n"
-                                           "5,early,ns,1,6,40Gi,1,V100,60,,600\n");
+  auto jobs = trace(std::string(kHeader) +
+                    "50,late,ns,2,500m,5600Mi,0,,10.5,on-demand,\n"
+                    "5,early,ns,1,6,40Gi,1,V100,60,,600\n");
   ASSERT_EQ(jobs.size(), 2u);
   EXPECT_EQ(jobs[0].job, "early");
   EXPECT_EQ(jobs[0].requests.memory_bytes, 40LL << 30);
