@@ -3,20 +3,15 @@
 for a pending GPU Job and makes none: no node appears, no Event is written, no Lease is taken."""
 import os
 import sys
-import tempfile
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from test_run_kubectl import World, gpu_job, namespace, wait_for  # noqa: E402
+from e2e_support import World, gpu_job, namespace, scratch_dir, wait_for  # noqa: E402
 
 
 def main():
-    tmp = tempfile.mkdtemp(prefix="fitscale-run-dry-")
-    w = World(tmp)
-    ok = False
-    try:
-        w.start_run("dry", "--dry-run")
-        wait_for("informers synced", lambda: "informers synced" in w.run_log("dry"), timeout=30)
+    with scratch_dir("fitscale-run-dry-") as tmp, World(tmp) as w:
+        w.start_synced("dry", "--dry-run")
         w.apply(namespace("research"))
         w.apply(gpu_job("train", "research", gpus=1))
         line = wait_for("a dry-run launch line",
@@ -30,14 +25,8 @@ def main():
         r = w.kubectl("get", "lease", "fitscale", "-n", "kube-system", check=False)
         assert r.returncode != 0, "a dry run took the leader lease"
         print("dry run: ok;", line)
-        ok = True
-    finally:
-        w.stop()
-        if not ok:
-            print("--- run log ---\n" + w.run_log("dry")[-4000:], file=sys.stderr)
     assert w.runs["dry"][0].returncode == 0
     print("ok")
-
 
 if __name__ == "__main__":
     main()

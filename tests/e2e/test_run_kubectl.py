@@ -3,129 +3,12 @@
 A GPU Job gets a node with the right labels, runs and succeeds, and the empty node is removed
 with events saying why; a gang of 2 x 8 GPUs gets two nodes in one zone; a pod over its budget
 gets a refusal event and no node. Starts every process itself on free loopback ports, stops them."""
-import json
 import os
-import signal
-import subprocess
 import sys
-import tempfile
 import time
 
-BINARY = os.environ["FITSCALE_BINARY"]
-
-CONFIG = """
-scaleDown:
-  emptyAfter: 3s
-budgets:
-  namespaces:
-    broke:
-      usdPerHour: 0.05
-"""
-
-
-def wait_for(what, fn, timeout=60):
-    deadline = time.time() + timeout
-    last = None
-    while time.time() < deadline:
-        last = fn()
-        if last:
-            return last
-        time.sleep(0.3)
-    raise AssertionError(f"timed out waiting for {what} (last: {last!r})")
-
-
-class World:
-    """`fitscale cluster` plus one or more `fitscale run` replicas."""
-
-    def __init__(self, tmp, config=CONFIG):
-        self.tmp = tmp
-        self.kubeconfig = os.path.join(tmp, "kubeconfig")
-        self.config = os.path.join(tmp, "config.yaml")
-        with open(self.config, "w") as f:
-            f.write(config)
-        self.cluster_log = open(os.path.join(tmp, "cluster.log"), "w+")
-        self.cluster = subprocess.Popen(
-            [BINARY, "cluster", "--listen", "127.0.0.1:0", "--kubeconfig-out", self.kubeconfig,
-             "--boot-delay", "1"], stdout=subprocess.PIPE, stderr=self.cluster_log, text=True)
-        first = self.cluster.stdout.readline().strip()
-        assert first.startswith("listening on http://127.0.0.1:"), f"first line was {first!r}"
-        wait_for("kubeconfig", lambda: os.path.exists(self.kubeconfig) and os.path.getsize(self.kubeconfig) > 0)
-        self.runs = {}
-
-    def start_run(self, name, *extra):
-        log = open(os.path.join(self.tmp, f"run-{name}.log"), "w+")
-        proc = subprocess.Popen(
-            [BINARY, "run", "--kubeconfig", self.kubeconfig, "--provider", "sim", "--interval", "1",
-             "--config", self.config, "--metrics-address", "off", "--id", name, *extra],
-            stdout=log, stderr=subprocess.STDOUT, text=True)
-        self.runs[name] = (proc, log)
-        return proc
-
-    def run_log(self, name):
-        log = self.runs[name][1]
-        log.flush()
-        with open(log.name) as f:
-            return f.read()
-
-    def stop(self):
-        for name, (proc, _) in self.runs.items():
-            if proc.poll() is None:
-                proc.send_signal(signal.SIGTERM)
-                try:
-                    proc.wait(timeout=15)
-                except subprocess.TimeoutExpired:
-                    proc.kill()
-                    proc.wait()
-        if self.cluster.poll() is None:
-            self.cluster.send_signal(signal.SIGTERM)
-            try:
-                self.cluster.wait(timeout=15)
-            except subprocess.TimeoutExpired:
-                self.cluster.kill()
-                self.cluster.wait()
-
-    def kubectl(self, *args, stdin=None, check=True):
-        r = subprocess.run(["kubectl", "--kubeconfig", self.kubeconfig, *args], input=stdin,
-                           capture_output=True, text=True, timeout=60)
-        if check and r.returncode != 0:
-            raise AssertionError(f"kubectl {' '.join(args)} failed ({r.returncode}): {r.stderr}")
-        return r
-
-    def kjson(self, *args):
-        return json.loads(self.kubectl(*args, "-o", "json").stdout)
-
-    def apply(self, obj):
-        self.kubectl("apply", "--validate=false", "-f", "-", stdin=json.dumps(obj))
-
-    def nodes(self):
-        return self.kjson("get", "nodes")["items"]
-
-    def events(self, ns):
-        return self.kjson("get", "events", "-n", ns)["items"]
-
-
-def gpu_job(name, ns, gpus, completions=1, duration="3s", labels=None):
-    return {
-        "apiVersion": "batch/v1", "kind": "Job",
-        "metadata": {"name": name, "namespace": ns},
-        "spec": {
-            "completions": completions, "parallelism": completions,
-            "template": {
-                "metadata": {"labels": labels or {},
-                             "annotations": {"fitscale.io/sim-duration": duration}},
-                "spec": {"restartPolicy": "Never",
-                         "containers": [{"name": "train", "image": "trainer",
-                                         "resources": {"requests": {"cpu": "4", "memory": "16Gi",
-                                                                    "nvidia.com/gpu": str(gpus)},
-                                                       "limits": {"nvidia.com/gpu": str(gpus)}}}]}}}}
-
-
-def namespace(name):
-    return {"apiVersion": "v1", "kind": "Namespace", "metadata": {"name": name}}
-
-
-def pods_of(w, ns):
-    return w.kjson("get", "pods", "-n", ns)["items"]
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from e2e_support import World, gpu_job, namespace, scratch_dir, wait_for  # noqa: E402
 
 
 def check_scale_up_and_down(w):
@@ -141,7 +24,7 @@ def check_scale_up_and_down(w):
     gpus = int(node["status"]["allocatable"].get("nvidia.com/gpu", "0"))
     assert gpus >= 1, node["status"]
     wait_for("the job's pod to succeed",
-             lambda: [p for p in pods_of(w, "research") if p["status"].get("phase") == "Succeeded"])
+             lambda: [p for p in w.pods("research") if p["status"].get("phase") == "Succeeded"])
     # Empty after its batch work: removed after scaleDown.emptyAfter (3 s).
     wait_for("the empty node to be removed", lambda: not w.nodes(), timeout=60)
     reasons = {e["reason"] for e in w.events("research")}
@@ -164,7 +47,7 @@ def check_gang(w):
     for n in nodes:
         assert int(n["status"]["allocatable"]["nvidia.com/gpu"]) >= 8, n["status"]["allocatable"]
     wait_for("both gang pods to succeed",
-             lambda: len([p for p in pods_of(w, "gang") if p["status"].get("phase") == "Succeeded"]) == 2)
+             lambda: len([p for p in w.pods("gang") if p["status"].get("phase") == "Succeeded"]) == 2)
     wait_for("the gang's nodes to be removed", lambda: not w.nodes(), timeout=60)
     print("gang: ok; zone", zones.pop())
 
@@ -177,36 +60,23 @@ def check_budget_refusal(w):
                                                     (e["type"] == "Warning" and "budget" in e["message"].lower())])
     time.sleep(3)  # a few more loops: still no node for it
     assert not w.nodes(), [n["metadata"]["name"] for n in w.nodes()]
-    assert all(p["status"].get("phase") == "Pending" for p in pods_of(w, "broke"))
+    assert all(p["status"].get("phase") == "Pending" for p in w.pods("broke"))
     print("budget refusal: ok;", refusal[0]["message"])
 
 
 def main():
-    tmp = tempfile.mkdtemp(prefix="fitscale-run-")
-    w = World(tmp)
-    ok = False
-    try:
-        w.start_run("replica-a")
-        wait_for("informers synced", lambda: "informers synced" in w.run_log("replica-a"), timeout=30)
+    with scratch_dir("fitscale-run-") as tmp, World(tmp) as w:
+        w.start_synced("replica-a")
         check_scale_up_and_down(w)
         check_gang(w)
         check_budget_refusal(w)
         # Every action was logged with its reason.
         log = w.run_log("replica-a")
         assert "launch" in log.lower() and "remov" in log.lower(), log[-3000:]
-        ok = True
-    finally:
-        w.stop()
-        if not ok:
-            for name in w.runs:
-                print(f"--- run {name} log (tail) ---\n" + w.run_log(name)[-4000:], file=sys.stderr)
-            w.cluster_log.seek(0)
-            print("--- cluster log (tail) ---\n" + w.cluster_log.read()[-3000:], file=sys.stderr)
     # Stopped by SIGTERM: a clean exit.
     for name, (proc, _) in w.runs.items():
         assert proc.returncode == 0, f"fitscale run {name} exited {proc.returncode}"
     print("ok")
-
 
 if __name__ == "__main__":
     main()
