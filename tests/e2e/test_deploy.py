@@ -15,20 +15,15 @@ import json
 import os
 import re
 import shutil
-import signal
 import subprocess
 import sys
-import tempfile
 
-BINARY = os.environ["FITSCALE_BINARY"]
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from e2e_support import Cluster, fail, scratch_dir  # noqa: E402
+
 SOURCE = os.environ["FITSCALE_SOURCE_DIR"]
 MANIFEST = os.path.join(SOURCE, "deploy/manifests/fitscale.yaml")
 CHART = os.path.join(SOURCE, "deploy/helm/fitscale")
-
-
-def fail(msg):
-    print("FAIL:", msg)
-    sys.exit(1)
 
 
 # --- 3. what the client calls ---------------------------------------------------------------
@@ -132,18 +127,9 @@ def main():
         fail("deploy/manifests/fitscale.yaml RBAC rules differ from the chart's templates/rbac.yaml")
 
     # 2. kubectl against the virtual cluster
-    tmp = tempfile.mkdtemp(prefix="fitscale-deploy-")
-    kubeconfig = os.path.join(tmp, "kubeconfig")
-    log = open(os.path.join(tmp, "cluster.log"), "w+")
-    proc = subprocess.Popen([BINARY, "cluster", "--listen", "127.0.0.1:0", "--kubeconfig-out", kubeconfig],
-                            stdout=subprocess.PIPE, stderr=log, text=True)
-    try:
-        first = proc.stdout.readline().strip()
-        if not first.startswith("listening on http://127.0.0.1:"):
-            fail(f"fitscale cluster did not start: {first!r}")
-        proc.stdout.readline()  # "kubeconfig written to ..."
-        r = subprocess.run(["kubectl", "--kubeconfig", kubeconfig, "apply", "--dry-run=client", "--validate=false",
-                            "-f", MANIFEST, "-o", "json"], capture_output=True, text=True, timeout=60)
+    with scratch_dir("fitscale-deploy-") as tmp, Cluster(tmp) as cluster:
+        r = cluster.kubectl("apply", "--dry-run=client", "--validate=false", "-f", MANIFEST, "-o", "json",
+                            check=False)
         if r.returncode != 0:
             fail("kubectl apply --dry-run=client rejected the manifests: " + r.stderr)
         doc = json.loads(r.stdout)
@@ -186,14 +172,6 @@ def main():
         if problems:
             fail("\n  ".join(problems))
         print(f"ok: RBAC grants exactly the {len(calls)} (group, resource, verb) calls of src/kube")
-    finally:
-        proc.send_signal(signal.SIGTERM)
-        try:
-            proc.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait()
-        shutil.rmtree(tmp, ignore_errors=True)
 
 
 if __name__ == "__main__":

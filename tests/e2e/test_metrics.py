@@ -9,15 +9,12 @@ import json
 import os
 import re
 import shutil
-import signal
 import subprocess
 import sys
-import tempfile
-import time
-import urllib.error
-import urllib.request
 
-BINARY = os.environ["FITSCALE_BINARY"]
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from e2e_support import SOURCE_DIR, Cluster, fail, http_get, scratch_dir, sim_run_argv, spawn, stop, wait_for  # noqa: E402
+
 PROMTOOL = shutil.which("promtool") or "/usr/bin/promtool"
 
 POD = {"apiVersion": "v1", "kind": "Pod",
@@ -25,30 +22,6 @@ POD = {"apiVersion": "v1", "kind": "Pod",
        "spec": {"restartPolicy": "Never",
                 "containers": [{"name": "main", "image": "busybox",
                                 "resources": {"requests": {"cpu": "2", "memory": "4Gi"}}}]}}
-
-
-def fail(msg):
-    print("FAIL:", msg)
-    sys.exit(1)
-
-
-def http(url):
-    try:
-        with urllib.request.urlopen(url, timeout=10) as r:
-            return r.status, r.read().decode(), r.headers.get("Content-Type", "")
-    except urllib.error.HTTPError as e:
-        return e.code, e.read().decode(), ""
-
-
-def wait_for(what, fn, timeout=60):
-    deadline = time.time() + timeout
-    last = None
-    while time.time() < deadline:
-        last = fn()
-        if last:
-            return last
-        time.sleep(0.25)
-    fail(f"timed out waiting for {what} (last: {last!r})")
 
 
 def sample(text, name, labels=None):
@@ -63,140 +36,107 @@ def sample(text, name, labels=None):
     return total
 
 
-def stop(proc):
-    if proc.poll() is None:
-        proc.send_signal(signal.SIGTERM)
-        try:
-            proc.wait(timeout=15)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait()
-
-
 def main():
-    tmp = tempfile.mkdtemp(prefix="fitscale-metrics-")
-    kubeconfig = os.path.join(tmp, "kubeconfig")
-    procs = []
-    try:
-        cluster = subprocess.Popen([BINARY, "cluster", "--listen", "127.0.0.1:0", "--kubeconfig-out", kubeconfig,
-                                    "--boot-delay", "1"],
-                                   stdout=subprocess.PIPE, stderr=open(os.path.join(tmp, "cluster.log"), "w"),
-                                   text=True)
-        procs.append(cluster)
-        if not cluster.stdout.readline().startswith("listening on http://127.0.0.1:"):
-            fail("fitscale cluster did not start")
-        cluster.stdout.readline()
-        line = cluster.stdout.readline()
-        if not line.startswith("metrics on http://127.0.0.1:"):
-            fail(f"fitscale cluster did not say where its metrics are: {line!r}")
-        cluster_metrics = line.split()[2]
+    with scratch_dir("fitscale-metrics-") as tmp, Cluster(tmp, "--boot-delay", "1") as cluster:
+        kubeconfig = cluster.kubeconfig
+        cluster_metrics = cluster.metrics_url
 
         run_log = os.path.join(tmp, "run.log")
-        run = subprocess.Popen([BINARY, "run", "--kubeconfig", kubeconfig, "--provider", "sim", "--interval", "1",
-                                "--lease-namespace", "default", "--id", "replica-a",
-                                "--metrics-address", "127.0.0.1:0", "--log-format", "json"],
-                               stdout=subprocess.DEVNULL, stderr=open(run_log, "w"))
-        procs.append(run)
+        run = spawn(sim_run_argv(kubeconfig, "replica-a", "--lease-namespace", "default",
+                                 "--metrics-address", "127.0.0.1:0", "--log-format", "json"),
+                    stdout=subprocess.DEVNULL, stderr=open(run_log, "w"))
+        try:
+            def metrics_url():
+                for line in open(run_log):
+                    if '"fitscale run: starting"' in line:
+                        return json.loads(line).get("metrics")
+                return None
+            base = wait_for("fitscale run to log its metrics address", metrics_url, 30, proc=run, log=run_log)
+            if not base.startswith("http://127.0.0.1:"):
+                fail(f"metrics served on {base}, want loopback")
 
-        def metrics_url():
-            for line in open(run_log):
-                if '"fitscale run: starting"' in line:
-                    return json.loads(line).get("metrics")
-            if run.poll() is not None:
-                fail("fitscale run exited: " + open(run_log).read()[-3000:])
-            return None
-        base = wait_for("fitscale run to log its metrics address", metrics_url, 30)
-        if not base.startswith("http://127.0.0.1:"):
-            fail(f"metrics served on {base}, want loopback")
+            status, body, _ = http_get(base + "/healthz")
+            if status != 200:
+                fail(f"/healthz answered {status}")
+            wait_for("/readyz to turn ready", lambda: http_get(base + "/readyz")[0] == 200, 60)
 
-        status, body, _ = http(base + "/healthz")
-        if status != 200:
-            fail(f"/healthz answered {status}")
-        wait_for("/readyz to turn ready", lambda: http(base + "/readyz")[0] == 200, 60)
+            cluster.apply(POD)
 
-        r = subprocess.run(["kubectl", "--kubeconfig", kubeconfig, "apply", "--validate=false", "-f", "-"], input=json.dumps(POD),
-                           capture_output=True, text=True, timeout=60)
-        if r.returncode != 0:
-            fail("kubectl apply: " + r.stderr)
+            def launched():
+                s, text, _ = http_get(base + "/metrics")
+                return text if s == 200 and (sample(text, "fitscale_launches_total") or 0) >= 1 else None
+            text = wait_for("fitscale_launches_total >= 1", launched, 60)
+            # Let the node register so node metrics and the OpenCost names show up too.
+            text = wait_for("a ready node in fitscale_nodes",
+                            lambda: (lambda t: t if (sample(t, "fitscale_nodes", {"state": "ready"}) or 0) >= 1 else None)(
+                                http_get(base + "/metrics")[1]), 60)
+            status, text, ctype = http_get(base + "/metrics")
+            if "text/plain" not in ctype or "version=0.0.4" not in ctype:
+                fail(f"/metrics content type {ctype!r}, want text/plain; version=0.0.4")
 
-        def launched():
-            s, text, _ = http(base + "/metrics")
-            return text if s == 200 and (sample(text, "fitscale_launches_total") or 0) >= 1 else None
-        text = wait_for("fitscale_launches_total >= 1", launched, 60)
-        # Let the node register so node metrics and the OpenCost names show up too.
-        text = wait_for("a ready node in fitscale_nodes",
-                        lambda: (lambda t: t if (sample(t, "fitscale_nodes", {"state": "ready"}) or 0) >= 1 else None)(
-                            http(base + "/metrics")[1]), 60)
-        status, text, ctype = http(base + "/metrics")
-        if "text/plain" not in ctype or "version=0.0.4" not in ctype:
-            fail(f"/metrics content type {ctype!r}, want text/plain; version=0.0.4")
+            path = os.path.join(tmp, "metrics.txt")
+            open(path, "w").write(text)
+            check = subprocess.run([PROMTOOL, "check", "metrics"], stdin=open(path), capture_output=True, text=True,
+                                   timeout=60)
+            if check.returncode != 0 or check.stdout.strip() or check.stderr.strip():
+                fail(f"promtool check metrics complained (exit {check.returncode}):\n{check.stdout}{check.stderr}")
 
-        path = os.path.join(tmp, "metrics.txt")
-        open(path, "w").write(text)
-        check = subprocess.run([PROMTOOL, "check", "metrics"], stdin=open(path), capture_output=True, text=True,
-                               timeout=60)
-        if check.returncode != 0 or check.stdout.strip() or check.stderr.strip():
-            fail(f"promtool check metrics complained (exit {check.returncode}):\n{check.stdout}{check.stderr}")
+            for name in ["fitscale_loop_duration_seconds_bucket", "fitscale_pending_pods", "fitscale_unschedulable_pods",
+                         "fitscale_plan_launches", "fitscale_nodes", "fitscale_launches_total",
+                         "fitscale_interruptions_total", "fitscale_never_registered_total",
+                         "fitscale_committed_usd_per_hour"]:
+                if sample(text, name) is None:
+                    fail(f"{name} missing from /metrics:\n{text}")
+            # The virtual cluster serves its own /metrics, also lint-clean, counting the launched node.
+            _, ctext, _ = http_get(cluster_metrics)
+            ccheck = subprocess.run([PROMTOOL, "check", "metrics"], input=ctext, capture_output=True, text=True,
+                                    timeout=60)
+            if ccheck.returncode != 0 or ccheck.stdout.strip() or ccheck.stderr.strip():
+                fail(f"promtool check metrics complained about fitscale cluster:\n{ccheck.stdout}{ccheck.stderr}")
+            if not wait_for("the cluster's metrics to count the node",
+                            lambda: (sample(http_get(cluster_metrics)[1], "fitscale_cluster_nodes") or 0) >= 1, 30):
+                fail("fitscale cluster's /metrics never counted the node")
 
-        for name in ["fitscale_loop_duration_seconds_bucket", "fitscale_pending_pods", "fitscale_unschedulable_pods",
-                     "fitscale_plan_launches", "fitscale_nodes", "fitscale_launches_total",
-                     "fitscale_interruptions_total", "fitscale_never_registered_total",
-                     "fitscale_committed_usd_per_hour"]:
-            if sample(text, name) is None:
-                fail(f"{name} missing from /metrics:\n{text}")
-        # The virtual cluster serves its own /metrics, also lint-clean, counting the launched node.
-        _, ctext, _ = http(cluster_metrics)
-        ccheck = subprocess.run([PROMTOOL, "check", "metrics"], input=ctext, capture_output=True, text=True,
-                                timeout=60)
-        if ccheck.returncode != 0 or ccheck.stdout.strip() or ccheck.stderr.strip():
-            fail(f"promtool check metrics complained about fitscale cluster:\n{ccheck.stdout}{ccheck.stderr}")
-        if not wait_for("the cluster's metrics to count the node",
-                        lambda: (sample(http(cluster_metrics)[1], "fitscale_cluster_nodes") or 0) >= 1, 30):
-            fail("fitscale cluster's /metrics never counted the node")
+            # The OpenCost names are served on their own path (node_gpu_count breaks promtool's naming
+            # lint, and /metrics must be clean); the ServiceMonitor scrapes both.
+            status, oc, _ = http_get(base + "/metrics/opencost")
+            if status != 200:
+                fail(f"/metrics/opencost answered {status}")
+            for name in ["node_total_hourly_cost", "node_cpu_hourly_cost", "node_ram_hourly_cost",
+                         "node_gpu_hourly_cost", "node_gpu_count", "kubecost_node_is_spot"]:
+                if sample(oc, name) is None:
+                    fail(f"{name} missing from /metrics/opencost:\n{oc}")
+            m = re.search(r'^node_total_hourly_cost\{node="([^"]+)"', oc, re.M)
+            node = {"node": m.group(1)}
+            total = sample(oc, "node_total_hourly_cost", node)
+            committed = sample(text, "fitscale_committed_usd_per_hour", {"namespace": "default"})
+            if not total or total <= 0 or not committed or committed <= 0:
+                fail(f"a launched node must cost something: node_total_hourly_cost={total} committed={committed}")
 
-        # The OpenCost names are served on their own path (node_gpu_count breaks promtool's naming
-        # lint, and /metrics must be clean); the ServiceMonitor scrapes both.
-        status, oc, _ = http(base + "/metrics/opencost")
-        if status != 200:
-            fail(f"/metrics/opencost answered {status}")
-        for name in ["node_total_hourly_cost", "node_cpu_hourly_cost", "node_ram_hourly_cost",
-                     "node_gpu_hourly_cost", "node_gpu_count", "kubecost_node_is_spot"]:
-            if sample(oc, name) is None:
-                fail(f"{name} missing from /metrics/opencost:\n{oc}")
-        m = re.search(r'^node_total_hourly_cost\{node="([^"]+)"', oc, re.M)
-        node = {"node": m.group(1)}
-        total = sample(oc, "node_total_hourly_cost", node)
-        committed = sample(text, "fitscale_committed_usd_per_hour", {"namespace": "default"})
-        if not total or total <= 0 or not committed or committed <= 0:
-            fail(f"a launched node must cost something: node_total_hourly_cost={total} committed={committed}")
+            # Every metric the Grafana dashboard queries is one fitscale serves.
+            dashboard = json.load(open(os.path.join(SOURCE_DIR, "deploy/grafana/fitscale.json")))
+            exprs = " ".join(t["expr"] for p in dashboard["panels"] for t in p.get("targets", []))
+            served = set(re.findall(r"^# TYPE (\S+)", text + oc, re.M))
+            for name in sorted(set(re.findall(r"\b((?:fitscale|node|kubecost)_[a-z_]+)\{", exprs))):
+                base_name = re.sub(r"_bucket$", "", name)
+                if base_name not in served:
+                    fail(f"the Grafana dashboard queries {name}, which fitscale does not serve")
 
-        # Every metric the Grafana dashboard queries is one fitscale serves.
-        source = os.environ.get("FITSCALE_SOURCE_DIR", ".")
-        dashboard = json.load(open(os.path.join(source, "deploy/grafana/fitscale.json")))
-        exprs = " ".join(t["expr"] for p in dashboard["panels"] for t in p.get("targets", []))
-        served = set(re.findall(r"^# TYPE (\S+)", text + oc, re.M))
-        for name in sorted(set(re.findall(r"\b((?:fitscale|node|kubecost)_[a-z_]+)\{", exprs))):
-            base_name = re.sub(r"_bucket$", "", name)
-            if base_name not in served:
-                fail(f"the Grafana dashboard queries {name}, which fitscale does not serve")
-
-        # Logs: JSON lines only, the launch is one line with its reason.
-        lines = [l for l in open(run_log).read().splitlines() if l.strip()]
-        parsed = []
-        for l in lines:
-            try:
-                parsed.append(json.loads(l))
-            except ValueError:
-                fail(f"not a JSON log line: {l!r}")
-        launches = [p for p in parsed if p.get("action") == "launch"]
-        if not launches or not launches[0].get("reason") or launches[0].get("level") != "info":
-            fail(f"no launch line with a reason in the log: {lines[-10:]}")
-        print(f"ok: promtool clean on {len(text.splitlines())} lines; launched {sample(text, 'fitscale_launches_total'):.0f}; "
-              f"node ${total:.4f}/h; launch logged: {launches[0]['msg'][:90]}")
-    finally:
-        for p in reversed(procs):
-            stop(p)
-        shutil.rmtree(tmp, ignore_errors=True)
+            # Logs: JSON lines only, the launch is one line with its reason.
+            lines = [l for l in open(run_log).read().splitlines() if l.strip()]
+            parsed = []
+            for l in lines:
+                try:
+                    parsed.append(json.loads(l))
+                except ValueError:
+                    fail(f"not a JSON log line: {l!r}")
+            launches = [p for p in parsed if p.get("action") == "launch"]
+            if not launches or not launches[0].get("reason") or launches[0].get("level") != "info":
+                fail(f"no launch line with a reason in the log: {lines[-10:]}")
+            print(f"ok: promtool clean on {len(text.splitlines())} lines; launched {sample(text, 'fitscale_launches_total'):.0f}; "
+                  f"node ${total:.4f}/h; launch logged: {launches[0]['msg'][:90]}")
+        finally:
+            stop(run)
 
 
 if __name__ == "__main__":

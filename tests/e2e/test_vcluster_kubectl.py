@@ -2,73 +2,19 @@
 """End to end: `fitscale cluster` driven by kubectl 1.32 and raw HTTP, the way a user and
 fitscale's own client use it. Starts its own server on a free loopback port and stops it."""
 import calendar
+import functools
 import json
 import os
-import signal
-import subprocess
 import sys
-import tempfile
 import time
-import urllib.error
 import urllib.request
 
-BINARY = os.environ["FITSCALE_BINARY"]
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import e2e_support  # noqa: E402
+from e2e_support import Cluster, scratch_dir  # noqa: E402
 
-
-class Cluster:
-    def __init__(self, tmp):
-        self.kubeconfig = os.path.join(tmp, "kubeconfig")
-        self.log = open(os.path.join(tmp, "cluster.log"), "w+")
-        self.proc = subprocess.Popen(
-            [BINARY, "cluster", "--listen", "127.0.0.1:0", "--kubeconfig-out", self.kubeconfig,
-             "--boot-delay", "1", "--interruption-grace", "1", "--watch-history", "50"],
-            stdout=subprocess.PIPE, stderr=self.log, text=True)
-        first = self.proc.stdout.readline().strip()
-        assert first.startswith("listening on http://127.0.0.1:"), f"first line was {first!r}"
-        self.url = first.split(" ", 2)[2]
-
-    def stop(self):
-        if self.proc.poll() is None:
-            self.proc.send_signal(signal.SIGTERM)
-            try:
-                return self.proc.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                self.proc.kill()
-                self.proc.wait()
-                raise AssertionError("fitscale cluster did not stop within 10 s of SIGTERM")
-        return self.proc.returncode
-
-    def kubectl(self, *args, stdin=None, check=True):
-        r = subprocess.run(["kubectl", "--kubeconfig", self.kubeconfig, *args], input=stdin,
-                           capture_output=True, text=True, timeout=60)
-        if check and r.returncode != 0:
-            raise AssertionError(f"kubectl {' '.join(args)} failed ({r.returncode}): {r.stderr}")
-        return r
-
-    def kjson(self, *args):
-        return json.loads(self.kubectl(*args, "-o", "json").stdout)
-
-    def http(self, method, path, body=None, content_type="application/json"):
-        data = None if body is None else json.dumps(body).encode()
-        req = urllib.request.Request(self.url + path, data=data, method=method)
-        if data is not None:
-            req.add_header("Content-Type", content_type)
-        try:
-            with urllib.request.urlopen(req, timeout=30) as resp:
-                return resp.status, json.loads(resp.read() or b"{}")
-        except urllib.error.HTTPError as e:
-            return e.code, json.loads(e.read() or b"{}")
-
-
-def wait_for(what, fn, timeout=20):
-    deadline = time.time() + timeout
-    last = None
-    while time.time() < deadline:
-        last = fn()
-        if last:
-            return last
-        time.sleep(0.2)
-    raise AssertionError(f"timed out waiting for {what} (last: {last!r})")
+# This test's waits are for one server on its own, quicker than a whole autoscaling loop.
+wait_for = functools.partial(e2e_support.wait_for, timeout=20)
 
 
 def pod_manifest(name, labels=None, annotations=None, cpu="500m", extra_spec=None):
@@ -82,16 +28,15 @@ def pod_manifest(name, labels=None, annotations=None, cpu="500m", extra_spec=Non
 
 
 def main():
-    with tempfile.TemporaryDirectory() as tmp:
-        c = Cluster(tmp)
+    with scratch_dir("fitscale-vcluster-") as tmp:
+        c = Cluster(tmp, "--boot-delay", "1", "--interruption-grace", "1", "--watch-history", "50")
         try:
             run(c, tmp)
         except Exception:
-            c.log.seek(0)
-            sys.stderr.write("--- fitscale cluster log ---\n" + c.log.read()[-5000:])
+            sys.stderr.write("--- fitscale cluster log ---\n" + c.log_tail(5000))
             raise
         finally:
-            rc = c.stop()
+            rc = c.stop(grace=10, must_exit=True)
         assert rc == 0, f"fitscale cluster exited {rc} after SIGTERM"
     print("ok")
 
@@ -157,9 +102,8 @@ def run(c, tmp):
     assert res["launched"] == [] and res["failures"][0]["code"] == "InsufficientInstanceCapacity", res
 
     # --- a bare pod with a simulated duration runs on the CPU node and succeeds.
-    c.kubectl("apply", "--validate=false", "-f", "-",
-              stdin=json.dumps(pod_manifest("short", {"app": "short"}, {"fitscale.io/sim-duration": "2s"},
-                                            extra_spec={"nodeSelector": {"fitscale.io/capacity-type": "on-demand"}})))
+    c.apply(pod_manifest("short", {"app": "short"}, {"fitscale.io/sim-duration": "2s"},
+                         extra_spec={"nodeSelector": {"fitscale.io/capacity-type": "on-demand"}}))
     pod = wait_for("pod short to succeed", lambda: (lambda p: p if p["status"].get("phase") == "Succeeded" else None)(
         c.kjson("get", "pod", "short")))
     assert pod["spec"]["nodeName"] == cpu_id, pod["spec"]
@@ -172,7 +116,7 @@ def run(c, tmp):
                                  "spec": {"restartPolicy": "Never",
                                           "containers": [{"name": "t", "image": "trainer",
                                                           "resources": {"requests": {"cpu": "1"}}}]}}}}
-    c.kubectl("apply", "--validate=false", "-f", "-", stdin=json.dumps(job))
+    c.apply(job)
     c.kubectl("wait", "--for=condition=complete", "job/train", "--timeout=30s")
     job = c.kjson("get", "job", "train")
     assert job["status"]["succeeded"] == 2, job["status"]
@@ -202,9 +146,8 @@ def run(c, tmp):
     # --- cordon: a new pod stays Pending with an Unschedulable condition; uncordon, it runs.
     c.kubectl("cordon", cpu_id)
     assert c.kjson("get", "node", cpu_id)["spec"]["unschedulable"] is True
-    c.kubectl("apply", "--validate=false", "-f", "-",
-              stdin=json.dumps(pod_manifest("waiter", {"app": "waiter"},
-                                            extra_spec={"nodeSelector": {"node.kubernetes.io/instance-type": "m5.xlarge"}})))
+    c.apply(pod_manifest("waiter", {"app": "waiter"},
+                         extra_spec={"nodeSelector": {"node.kubernetes.io/instance-type": "m5.xlarge"}}))
     cond = wait_for("waiter to be marked unschedulable", lambda: next(
         (x for x in c.kjson("get", "pod", "waiter")["status"].get("conditions", [])
          if x["type"] == "PodScheduled" and x["status"] == "False"), None))
@@ -239,7 +182,7 @@ def run(c, tmp):
     stream = urllib.request.urlopen(
         c.url + f"/api/v1/namespaces/default/pods?watch=true&resourceVersion={rv}&labelSelector=app%3Dwatched&timeoutSeconds=20",
         timeout=30)
-    c.kubectl("apply", "--validate=false", "-f", "-", stdin=json.dumps(pod_manifest("watched", {"app": "watched"})))
+    c.apply(pod_manifest("watched", {"app": "watched"}))
     seen = []
     while True:
         ev = json.loads(stream.readline())
@@ -250,8 +193,7 @@ def run(c, tmp):
     assert seen[0] == ("ADDED", "watched", "Pending"), seen
     assert all(n == "watched" for _, n, _ in seen), seen
     # kubectl's own watch prints the pod.
-    w = subprocess.run(["kubectl", "--kubeconfig", c.kubeconfig, "get", "pods", "--watch",
-                        "--request-timeout=2s", "-l", "app=watched"], capture_output=True, text=True, timeout=30)
+    w = c.kubectl("get", "pods", "--watch", "--request-timeout=2s", "-l", "app=watched", check=False, timeout=30)
     assert "watched" in w.stdout, (w.stdout, w.stderr)
     # A resourceVersion older than the kept history (--watch-history 50) gets 410 Expired.
     for i in range(30):
@@ -262,11 +204,10 @@ def run(c, tmp):
     assert ev["type"] == "ERROR" and ev["object"]["code"] == 410 and ev["object"]["reason"] == "Expired", ev
 
     # --- a PodDisruptionBudget blocks an eviction (429) until another healthy pod exists.
-    c.kubectl("apply", "--validate=false", "-f", "-",
-              stdin=json.dumps(pod_manifest("guarded-1", {"app": "guarded"}, cpu="100m")))
+    c.apply(pod_manifest("guarded-1", {"app": "guarded"}, cpu="100m"))
     pdb = {"apiVersion": "policy/v1", "kind": "PodDisruptionBudget", "metadata": {"name": "guard"},
            "spec": {"minAvailable": 1, "selector": {"matchLabels": {"app": "guarded"}}}}
-    c.kubectl("apply", "--validate=false", "-f", "-", stdin=json.dumps(pdb))
+    c.apply(pdb)
     wait_for("guard to count its pod", lambda: c.kjson("get", "pdb", "guard").get("status", {}).get("currentHealthy") == 1)
     assert c.kjson("get", "pdb", "guard")["status"]["disruptionsAllowed"] == 0
     eviction = {"apiVersion": "policy/v1", "kind": "Eviction",
@@ -274,8 +215,7 @@ def run(c, tmp):
     status, err = c.http("POST", "/api/v1/namespaces/default/pods/guarded-1/eviction", eviction)
     assert status == 429 and err["reason"] == "TooManyRequests", (status, err)
     assert c.kjson("get", "pod", "guarded-1")["status"]["phase"] == "Running"
-    c.kubectl("apply", "--validate=false", "-f", "-",
-              stdin=json.dumps(pod_manifest("guarded-2", {"app": "guarded"}, cpu="100m")))
+    c.apply(pod_manifest("guarded-2", {"app": "guarded"}, cpu="100m"))
     wait_for("guard to allow one disruption", lambda: c.kjson("get", "pdb", "guard")["status"]["disruptionsAllowed"] == 1)
     status, res = c.http("POST", "/api/v1/namespaces/default/pods/guarded-1/eviction", eviction)
     assert status == 201, (status, res)
@@ -293,8 +233,7 @@ def run(c, tmp):
 
     # --- spot interruption: the node is tainted, then the instance and its Node go away and the
     # pod on it fails.
-    c.kubectl("apply", "--validate=false", "-f", "-",
-              stdin=json.dumps(pod_manifest("on-gpu", extra_spec={"nodeSelector": {"fitscale.io/gpu-model": "V100"}})))
+    c.apply(pod_manifest("on-gpu", extra_spec={"nodeSelector": {"fitscale.io/gpu-model": "V100"}}))
     wait_for("on-gpu to run", lambda: c.kjson("get", "pod", "on-gpu")["status"].get("phase") == "Running")
     status, _ = c.http("POST", "/fitscale.io/sim-cloud/interrupt", {"id": gpu_id})
     assert status == 200
