@@ -3,19 +3,19 @@
 budget config, and on malformed input (one clear error line with the place, exit code 2)."""
 import json
 import os
-import subprocess
 import sys
 import tempfile
 import unittest
 
-BINARY = os.environ.get("FITSCALE_BINARY", "fitscale")
-SOURCE = os.environ.get("FITSCALE_SOURCE_DIR", os.path.join(os.path.dirname(__file__), "..", ".."))
-EXAMPLE = os.path.join(SOURCE, "examples", "cluster.json")
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from e2e_support import SOURCE_DIR, run_cli, write_file  # noqa: E402
+
+EXAMPLE = os.path.join(SOURCE_DIR, "examples", "cluster.json")
 NOW = "2026-11-29T22:00:00Z"
 
 
 def run_plan(*args):
-    return subprocess.run([BINARY, "plan", *args], capture_output=True, text=True, timeout=120)
+    return run_cli("plan", *args, timeout=120)
 
 
 class PlanCli(unittest.TestCase):
@@ -26,10 +26,7 @@ class PlanCli(unittest.TestCase):
         self.tmp.cleanup()
 
     def write(self, name, text):
-        path = os.path.join(self.tmp.name, name)
-        with open(path, "w") as f:
-            f.write(text)
-        return path
+        return write_file(self.tmp.name, name, text)
 
     def example_plan(self, *extra):
         r = run_plan("--cluster", EXAMPLE, "--now", NOW, *extra)

@@ -1,31 +1,20 @@
 """fitscale validate: a good config is "ok" with the budgets that apply; a bad one stops with the
 file, line and key named and exit code 2 (issue 4: invalid budget configs refused with the key)."""
 import os
-import subprocess
 import sys
-import tempfile
 
-BIN = os.environ["FITSCALE_BINARY"]
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from e2e_support import Checks, run_cli, scratch_dir, write_file  # noqa: E402
+
 SRC = os.environ["FITSCALE_SOURCE_DIR"]
 
 
 def validate(path):
-    return subprocess.run([BIN, "validate", "--config", path], capture_output=True, text=True, timeout=60)
-
-
-def write(d, name, text):
-    p = os.path.join(d, name)
-    with open(p, "w") as f:
-        f.write(text)
-    return p
+    return run_cli("validate", "--config", path, timeout=60)
 
 
 def main():
-    failures = []
-
-    def check(cond, what):
-        if not cond:
-            failures.append(what)
+    check = Checks()
 
     r = validate(os.path.join(SRC, "examples", "config.yaml"))
     check(r.returncode == 0, f"example: exit {r.returncode}: {r.stderr}")
@@ -33,8 +22,8 @@ def main():
     check("namespace research-a" in r.stdout and "usdPerJob $20,000" in r.stdout and "maxRuntime 72h" in r.stdout,
           f"example: research-a budget not shown: {r.stdout}")
 
-    with tempfile.TemporaryDirectory() as d:
-        r = validate(write(d, "empty.yaml", "# nothing\n"))
+    with scratch_dir("fitscale-validate-") as d:
+        r = validate(write_file(d, "empty.yaml", "# nothing\n"))
         check(r.returncode == 0, f"empty: exit {r.returncode}")
         check("safe defaults" in r.stdout and "gpus 4,096" in r.stdout and "usdPerJob $5,000" in r.stdout,
               f"empty: safe defaults not shown: {r.stdout}")
@@ -57,7 +46,7 @@ def main():
              'toplevel.yaml:1: unknown key "budget"; did you mean "budgets"?'),
         ]
         for name, text, expected in bad:
-            r = validate(write(d, name, text))
+            r = validate(write_file(d, name, text))
             check(r.returncode == 2, f"{name}: exit {r.returncode}, want 2")
             check(expected in r.stderr, f"{name}: stderr {r.stderr!r} lacks {expected!r}")
             check("ok" not in r.stdout, f"{name}: printed ok")
@@ -65,9 +54,7 @@ def main():
         r = validate(os.path.join(d, "missing.yaml"))
         check(r.returncode == 2 and "missing.yaml" in r.stderr, f"missing file: {r.returncode} {r.stderr}")
 
-    if failures:
-        print("FAIL\n  " + "\n  ".join(failures))
-        sys.exit(1)
+    check.exit_if_failed()
     print("ok: validate accepts the example and the empty file, refuses 8 bad configs naming the key")
 
 
