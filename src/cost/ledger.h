@@ -17,7 +17,7 @@ struct NodeCharge {
   std::string node_id;  // instance id (stable from launch to termination)
   std::string instance_type;
   CapacityType capacity_type = CapacityType::Spot;
-  Micros micros_per_hour = 0;  // the price it was launched at
+  Micros micros_per_hour = 0;   // the price it was launched at
   Resources allocatable;        // denominator of dominant shares
   std::string owner_namespace;  // pays idle time
   std::string owner_job;
@@ -40,10 +40,16 @@ class Ledger {
   virtual void node_started(const NodeCharge& node, Time t) = 0;
   virtual void node_stopped(const std::string& node_id, Time t) = 0;
   // The non-daemon pods on a node from `t` on (replaces the previous set).
-  virtual void pods_changed(const std::string& node_id, const std::vector<PodUsage>& pods, Time t) = 0;
+  virtual void pods_changed(const std::string& node_id, const std::vector<PodUsage>& pods,
+                            Time t) = 0;
   // Spend per namespace up to `now` (closed intervals plus open ones metered to now), for
   // budget admission: today's and this month's spend (UTC), and what is committed per hour.
   virtual std::map<std::string, NamespaceSpend, std::less<>> spend(Time now) const = 0;
+  // Everything charged per namespace up to `now`, whatever the period: closed segments plus open
+  // ones metered to now (a durable ledger counts what it stored before a restart too). The
+  // simulator's report reads its per-namespace costs and spend-over-time series from here.
+  // `now` is not before the last change reported: it meters forward, it does not look back.
+  virtual std::map<std::string, Micros, std::less<>> spent_to_date(Time now) const = 0;
   // Nodes still being metered (started, not stopped). After a restart a durable ledger knows
   // nodes the caller has not reported yet: those whose instance is gone should be stopped.
   virtual std::vector<std::string> open_nodes() const { return {}; }

@@ -6,15 +6,26 @@ void MemoryLedger::keep(std::vector<cost::Segment> segments) {
   for (auto& s : segments) closed_.push_back(std::move(s));
 }
 
-void MemoryLedger::node_started(const NodeCharge& node, Time t) { keep(meter_.node_started(node, t)); }
+void MemoryLedger::node_started(const NodeCharge& node, Time t) {
+  keep(meter_.node_started(node, t));
+}
 
-void MemoryLedger::node_stopped(const std::string& node_id, Time t) { keep(meter_.node_stopped(node_id, t)); }
+void MemoryLedger::node_stopped(const std::string& node_id, Time t) {
+  keep(meter_.node_stopped(node_id, t));
+}
 
-void MemoryLedger::pods_changed(const std::string& node_id, const std::vector<PodUsage>& pods, Time t) {
+void MemoryLedger::pods_changed(const std::string& node_id, const std::vector<PodUsage>& pods,
+                                Time t) {
   keep(meter_.pods_changed(node_id, pods, t));
 }
 
-std::map<std::string, NamespaceSpend, std::less<>> MemoryLedger::spend(Time now) const { return meter_.spend(now); }
+std::map<std::string, NamespaceSpend, std::less<>> MemoryLedger::spend(Time now) const {
+  return meter_.spend(now);
+}
+
+std::map<std::string, Micros, std::less<>> MemoryLedger::spent_to_date(Time now) const {
+  return meter_.spent_to_date(now);
+}
 
 std::vector<std::string> MemoryLedger::open_nodes() const {
   std::vector<std::string> out;

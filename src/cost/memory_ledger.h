@@ -15,6 +15,7 @@ class MemoryLedger final : public Ledger {
   void node_stopped(const std::string& node_id, Time t) override;
   void pods_changed(const std::string& node_id, const std::vector<PodUsage>& pods, Time t) override;
   std::map<std::string, NamespaceSpend, std::less<>> spend(Time now) const override;
+  std::map<std::string, Micros, std::less<>> spent_to_date(Time now) const override;
   std::vector<std::string> open_nodes() const override;
 
   // Totals over [since, until); open segments are metered up to `until`.

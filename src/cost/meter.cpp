@@ -4,8 +4,8 @@
 
 namespace fitscale::cost {
 
-std::vector<Segment> make_segments(const MeteredNode& node, const std::string& node_id, const Split& split,
-                                   Time from, Time to) {
+std::vector<Segment> make_segments(const MeteredNode& node, const std::string& node_id,
+                                   const Split& split, Time from, Time to) {
   std::vector<Segment> out;
   for (Time a = from; a < to;) {
     const Time b = std::min(to, utc_day_start(a) + 86400);
@@ -54,7 +54,8 @@ std::vector<Segment> Meter::node_stopped(const std::string& node_id, Time t) {
   return out;
 }
 
-std::vector<Segment> Meter::pods_changed(const std::string& node_id, const std::vector<PodUsage>& pods, Time t) {
+std::vector<Segment> Meter::pods_changed(const std::string& node_id,
+                                         const std::vector<PodUsage>& pods, Time t) {
   auto it = open_.find(node_id);
   if (it == open_.end()) return {};
   Split split = split_for(pods, nodes_.at(node_id).charge.allocatable);
@@ -68,6 +69,7 @@ void Meter::count(const Segment& s) {
   for (const Charge& c : s.charges) {
     by_day_[c.ns][utc_day_start(s.start)] += c.micros;
     by_month_[c.ns][utc_month_start(s.start)] += c.micros;
+    by_total_[c.ns] += c.micros;
   }
 }
 
@@ -79,6 +81,7 @@ void Meter::restore_node(const MeteredNode& node, std::optional<OpenSegment> ope
 void Meter::restore_charge(const std::string& ns, Time day_start, Micros micros) {
   by_day_[ns][utc_day_start(day_start)] += micros;
   by_month_[ns][utc_month_start(day_start)] += micros;
+  by_total_[ns] += micros;
 }
 
 Segment Meter::open_as_segment(const std::string& node_id, Time until) const {
@@ -106,7 +109,8 @@ void add_charges(const MeteredNode& node, const Split& split, Time from, Time to
   weights.reserve(split.pods.size() + 1);
   for (const PodShare& p : split.pods) weights.push_back(p.weight);
   weights.push_back(split.idle_weight);
-  if (std::all_of(weights.begin(), weights.end(), [](std::int64_t w) { return w == 0; })) weights.back() = 1;
+  if (std::all_of(weights.begin(), weights.end(), [](std::int64_t w) { return w == 0; }))
+    weights.back() = 1;
   const std::vector<Micros> parts = split_exact(total, weights);
   for (std::size_t i = 0; i < split.pods.size(); ++i) {
     if (parts[i] != 0) add(split.pods[i].ns, parts[i]);
@@ -148,7 +152,18 @@ std::map<std::string, NamespaceSpend, std::less<>> Meter::spend(Time now) const 
     NamespaceSpend& owner = out[node.charge.owner_namespace];
     owner.committed_micros_per_hour += node.charge.micros_per_hour;
     const Time until = node.charge.worst_case_end > 0 ? node.charge.worst_case_end : now + 3600;
-    owner.committed_worst_case += node_cost(node.charge.micros_per_hour, node.launched_at, now, std::max(now, until));
+    owner.committed_worst_case +=
+        node_cost(node.charge.micros_per_hour, node.launched_at, now, std::max(now, until));
+  }
+  return out;
+}
+
+std::map<std::string, Micros, std::less<>> Meter::spent_to_date(Time now) const {
+  std::map<std::string, Micros, std::less<>> out = by_total_;
+  for (const auto& [id, o] : open_) {
+    if (now <= o.since) continue;
+    add_charges(nodes_.at(id), o.split, o.since, now,
+                [&](const std::string& ns, Micros m) { out[ns] += m; });
   }
   return out;
 }

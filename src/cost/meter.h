@@ -38,8 +38,11 @@ class Meter {
  public:
   std::vector<Segment> node_started(const NodeCharge& node, Time t);
   std::vector<Segment> node_stopped(const std::string& node_id, Time t);
-  std::vector<Segment> pods_changed(const std::string& node_id, const std::vector<PodUsage>& pods, Time t);
+  std::vector<Segment> pods_changed(const std::string& node_id, const std::vector<PodUsage>& pods,
+                                    Time t);
   std::map<std::string, NamespaceSpend, std::less<>> spend(Time now) const;
+  // Every charge per namespace, closed or metered to `now` (Ledger::spent_to_date).
+  std::map<std::string, Micros, std::less<>> spent_to_date(Time now) const;
 
   // Loading from storage (SqliteLedger): a node as stored, its open segment if it has one, and
   // the charges of closed segments (for the day and month totals).
@@ -61,10 +64,11 @@ class Meter {
   // Closed charges by namespace and UTC day / month start.
   std::map<std::string, std::map<Time, Micros>, std::less<>> by_day_;
   std::map<std::string, std::map<Time, Micros>, std::less<>> by_month_;
+  std::map<std::string, Micros, std::less<>> by_total_;
 };
 
 // Cuts [from, to) at UTC midnights and attributes each piece.
-std::vector<Segment> make_segments(const MeteredNode& node, const std::string& node_id, const Split& split,
-                                   Time from, Time to);
+std::vector<Segment> make_segments(const MeteredNode& node, const std::string& node_id,
+                                   const Split& split, Time from, Time to);
 
 }  // namespace fitscale::cost

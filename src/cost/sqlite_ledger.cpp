@@ -77,7 +77,9 @@ namespace {
 const std::string& refuse_existing(const std::string& path, SqliteLedger::Mode mode) {
   std::error_code ec;
   if (mode == SqliteLedger::Mode::CreateNew && std::filesystem::exists(path, ec)) {
-    throw InputError(path + ": already exists; a simulation writes a new ledger (remove the file or choose another)");
+    throw InputError(
+        path +
+        ": already exists; a simulation writes a new ledger (remove the file or choose another)");
   }
   return path;
 }
@@ -113,19 +115,24 @@ void SqliteLedger::load() {
   std::map<std::string, cost::OpenSegment> open;
   {
     SqliteStmt q(*db_, "SELECT node_id, since, idle_weight FROM open_segments");
-    while (q.step()) open[q.text_at(0)] = cost::OpenSegment{q.int_at(1), cost::Split{{}, q.int_at(2)}};
+    while (q.step())
+      open[q.text_at(0)] = cost::OpenSegment{q.int_at(1), cost::Split{{}, q.int_at(2)}};
   }
   {
-    SqliteStmt q(*db_, "SELECT node_id, pod, namespace, job, weight FROM open_pods ORDER BY node_id, pod");
+    SqliteStmt q(
+        *db_, "SELECT node_id, pod, namespace, job, weight FROM open_pods ORDER BY node_id, pod");
     while (q.step()) {
       auto it = open.find(q.text_at(0));
       if (it == open.end()) continue;
-      it->second.split.pods.push_back(cost::PodShare{q.text_at(1), q.text_at(2), q.text_at(3), q.int_at(4)});
+      it->second.split.pods.push_back(
+          cost::PodShare{q.text_at(1), q.text_at(2), q.text_at(3), q.int_at(4)});
     }
   }
-  SqliteStmt q(*db_,
-               "SELECT node_id, instance_type, capacity_type, micros_per_hour, cpu_milli, memory_bytes, gpus, "
-               "owner_namespace, owner_job, pool, worst_case_end, launched_at, stopped_at FROM nodes");
+  SqliteStmt q(
+      *db_,
+      "SELECT node_id, instance_type, capacity_type, micros_per_hour, cpu_milli, memory_bytes, "
+      "gpus, "
+      "owner_namespace, owner_job, pool, worst_case_end, launched_at, stopped_at FROM nodes");
   while (q.step()) {
     cost::MeteredNode n;
     n.charge.node_id = q.text_at(0);
@@ -145,21 +152,27 @@ void SqliteLedger::load() {
     if (auto it = open.find(n.charge.node_id); it != open.end() && !n.stopped_at) o = it->second;
     meter_.restore_node(n, std::move(o));
   }
-  SqliteStmt totals(*db_,
-                    "SELECT c.namespace, s.day_start, SUM(c.micros) FROM charges c JOIN segments s ON s.id = "
-                    "c.segment_id GROUP BY c.namespace, s.day_start");
-  while (totals.step()) meter_.restore_charge(totals.text_at(0), totals.int_at(1), totals.int_at(2));
+  SqliteStmt totals(
+      *db_,
+      "SELECT c.namespace, s.day_start, SUM(c.micros) FROM charges c JOIN segments s ON s.id = "
+      "c.segment_id GROUP BY c.namespace, s.day_start");
+  while (totals.step())
+    meter_.restore_charge(totals.text_at(0), totals.int_at(1), totals.int_at(2));
 }
 
 void SqliteLedger::write(const std::string& node_id, const std::vector<cost::Segment>& closed) {
   if (mode_ != Mode::Write) throw std::logic_error(db_->path() + ": ledger opened read-only");
   SqliteTransaction tx(*db_);
-  SqliteStmt seg(*db_,
-                 "INSERT INTO segments(node_id, start_at, end_at, day_start, node_micros, idle_weight) "
-                 "VALUES(?, ?, ?, ?, ?, ?)");
-  SqliteStmt pod(*db_, "INSERT INTO segment_pods(segment_id, pod, namespace, job, weight) VALUES(?, ?, ?, ?, ?)");
+  SqliteStmt seg(
+      *db_,
+      "INSERT INTO segments(node_id, start_at, end_at, day_start, node_micros, idle_weight) "
+      "VALUES(?, ?, ?, ?, ?, ?)");
+  SqliteStmt pod(
+      *db_,
+      "INSERT INTO segment_pods(segment_id, pod, namespace, job, weight) VALUES(?, ?, ?, ?, ?)");
   SqliteStmt charge(*db_,
-                    "INSERT INTO charges(segment_id, namespace, job, pod, idle, micros) VALUES(?, ?, ?, ?, ?, ?)");
+                    "INSERT INTO charges(segment_id, namespace, job, pod, idle, micros) VALUES(?, "
+                    "?, ?, ?, ?, ?)");
   for (const cost::Segment& s : closed) {
     seg.bind(1, s.node_id).bind(2, s.start).bind(3, s.end).bind(4, utc_day_start(s.start));
     seg.bind(5, s.node_micros).bind(6, s.split.idle_weight).run();
@@ -168,7 +181,8 @@ void SqliteLedger::write(const std::string& node_id, const std::vector<cost::Seg
       pod.bind(1, id).bind(2, p.pod).bind(3, p.ns).bind(4, p.job).bind(5, p.weight).run();
     }
     for (const cost::Charge& c : s.charges) {
-      charge.bind(1, id).bind(2, c.ns).bind(3, c.job).bind(4, c.pod).bind(5, std::int64_t{c.idle ? 1 : 0});
+      charge.bind(1, id).bind(2, c.ns).bind(3, c.job).bind(4, c.pod).bind(
+          5, std::int64_t{c.idle ? 1 : 0});
       charge.bind(6, c.micros).run();
     }
   }
@@ -185,9 +199,11 @@ void SqliteLedger::write(const std::string& node_id, const std::vector<cost::Seg
       stop.bind(1, *node.stopped_at).bind(2, node_id).run();
     }
   } else {
-    SqliteStmt up(*db_, "INSERT OR REPLACE INTO open_segments(node_id, since, idle_weight) VALUES(?, ?, ?)");
+    SqliteStmt up(
+        *db_, "INSERT OR REPLACE INTO open_segments(node_id, since, idle_weight) VALUES(?, ?, ?)");
     up.bind(1, node_id).bind(2, open->second.since).bind(3, open->second.split.idle_weight).run();
-    SqliteStmt ins(*db_, "INSERT INTO open_pods(node_id, pod, namespace, job, weight) VALUES(?, ?, ?, ?, ?)");
+    SqliteStmt ins(
+        *db_, "INSERT INTO open_pods(node_id, pod, namespace, job, weight) VALUES(?, ?, ?, ?, ?)");
     for (const cost::PodShare& p : open->second.split.pods) {
       ins.bind(1, node_id).bind(2, p.pod).bind(3, p.ns).bind(4, p.job).bind(5, p.weight).run();
     }
@@ -196,19 +212,27 @@ void SqliteLedger::write(const std::string& node_id, const std::vector<cost::Seg
 }
 
 void SqliteLedger::node_started(const NodeCharge& node, Time t) {
-  if (meter_.nodes().count(node.node_id) != 0) return;  // known: after a restart, metering carries on
+  if (meter_.nodes().count(node.node_id) != 0)
+    return;  // known: after a restart, metering carries on
   if (mode_ != Mode::Write) throw std::logic_error(db_->path() + ": ledger opened read-only");
   meter_.node_started(node, t);
   SqliteTransaction tx(*db_);
-  SqliteStmt ins(*db_,
-                 "INSERT INTO nodes(node_id, instance_type, capacity_type, micros_per_hour, cpu_milli, "
-                 "memory_bytes, gpus, owner_namespace, owner_job, pool, worst_case_end, launched_at) "
-                 "VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
+  SqliteStmt ins(
+      *db_,
+      "INSERT INTO nodes(node_id, instance_type, capacity_type, micros_per_hour, cpu_milli, "
+      "memory_bytes, gpus, owner_namespace, owner_job, pool, worst_case_end, launched_at) "
+      "VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
   ins.bind(1, node.node_id).bind(2, node.instance_type).bind(3, to_string(node.capacity_type));
-  ins.bind(4, node.micros_per_hour).bind(5, node.allocatable.cpu_milli).bind(6, node.allocatable.memory_bytes);
-  ins.bind(7, node.allocatable.gpus).bind(8, node.owner_namespace).bind(9, node.owner_job).bind(10, node.pool);
+  ins.bind(4, node.micros_per_hour)
+      .bind(5, node.allocatable.cpu_milli)
+      .bind(6, node.allocatable.memory_bytes);
+  ins.bind(7, node.allocatable.gpus)
+      .bind(8, node.owner_namespace)
+      .bind(9, node.owner_job)
+      .bind(10, node.pool);
   ins.bind(11, node.worst_case_end).bind(12, t).run();
-  SqliteStmt open(*db_, "INSERT OR REPLACE INTO open_segments(node_id, since, idle_weight) VALUES(?, ?, ?)");
+  SqliteStmt open(
+      *db_, "INSERT OR REPLACE INTO open_segments(node_id, since, idle_weight) VALUES(?, ?, ?)");
   open.bind(1, node.node_id).bind(2, t).bind(3, cost::kWholeNode).run();
   tx.commit();
 }
@@ -219,7 +243,8 @@ void SqliteLedger::node_stopped(const std::string& node_id, Time t) {
   write(node_id, closed);
 }
 
-void SqliteLedger::pods_changed(const std::string& node_id, const std::vector<PodUsage>& pods, Time t) {
+void SqliteLedger::pods_changed(const std::string& node_id, const std::vector<PodUsage>& pods,
+                                Time t) {
   auto before = meter_.open().find(node_id);
   if (before == meter_.open().end()) return;
   const cost::OpenSegment was = before->second;
@@ -229,7 +254,13 @@ void SqliteLedger::pods_changed(const std::string& node_id, const std::vector<Po
   write(node_id, closed);
 }
 
-std::map<std::string, NamespaceSpend, std::less<>> SqliteLedger::spend(Time now) const { return meter_.spend(now); }
+std::map<std::string, NamespaceSpend, std::less<>> SqliteLedger::spend(Time now) const {
+  return meter_.spend(now);
+}
+
+std::map<std::string, Micros, std::less<>> SqliteLedger::spent_to_date(Time now) const {
+  return meter_.spent_to_date(now);
+}
 
 std::vector<std::string> SqliteLedger::open_nodes() const {
   std::vector<std::string> out;
@@ -239,16 +270,24 @@ std::vector<std::string> SqliteLedger::open_nodes() const {
 
 bool SqliteLedger::was_sent(const AlertKey& key) const {
   SqliteStmt q(*db_,
-               "SELECT 1 FROM alerts WHERE namespace = ? AND period = ? AND period_start = ? AND threshold = ?");
-  q.bind(1, key.ns).bind(2, key.period).bind(3, key.period_start).bind(4, std::int64_t{key.threshold});
+               "SELECT 1 FROM alerts WHERE namespace = ? AND period = ? AND period_start = ? AND "
+               "threshold = ?");
+  q.bind(1, key.ns)
+      .bind(2, key.period)
+      .bind(3, key.period_start)
+      .bind(4, std::int64_t{key.threshold});
   return q.step();
 }
 
 void SqliteLedger::record_sent(const AlertKey& key, Time at, const std::string& text) {
-  SqliteStmt q(*db_,
-               "INSERT OR IGNORE INTO alerts(namespace, period, period_start, threshold, sent_at, text) "
-               "VALUES(?, ?, ?, ?, ?, ?)");
-  q.bind(1, key.ns).bind(2, key.period).bind(3, key.period_start).bind(4, std::int64_t{key.threshold});
+  SqliteStmt q(
+      *db_,
+      "INSERT OR IGNORE INTO alerts(namespace, period, period_start, threshold, sent_at, text) "
+      "VALUES(?, ?, ?, ?, ?, ?)");
+  q.bind(1, key.ns)
+      .bind(2, key.period)
+      .bind(3, key.period_start)
+      .bind(4, std::int64_t{key.threshold});
   q.bind(5, at).bind(6, text).run();
 }
 
@@ -270,16 +309,20 @@ cost::CostReport SqliteLedger::report(Time since, Time until) const {
   }
   {
     SqliteStmt q(*db_,
-                 "SELECT p.segment_id, p.pod, p.namespace, p.job, p.weight FROM segment_pods p JOIN segments s "
-                 "ON s.id = p.segment_id WHERE s.end_at > ? AND s.start_at < ? ORDER BY p.segment_id, p.pod");
+                 "SELECT p.segment_id, p.pod, p.namespace, p.job, p.weight FROM segment_pods p "
+                 "JOIN segments s "
+                 "ON s.id = p.segment_id WHERE s.end_at > ? AND s.start_at < ? ORDER BY "
+                 "p.segment_id, p.pod");
     q.bind(1, since).bind(2, until);
     while (q.step()) {
-      segments[q.int_at(0)].split.pods.push_back(cost::PodShare{q.text_at(1), q.text_at(2), q.text_at(3), q.int_at(4)});
+      segments[q.int_at(0)].split.pods.push_back(
+          cost::PodShare{q.text_at(1), q.text_at(2), q.text_at(3), q.int_at(4)});
     }
   }
   {
     SqliteStmt q(*db_,
-                 "SELECT c.segment_id, c.namespace, c.job, c.pod, c.idle, c.micros FROM charges c JOIN segments s "
+                 "SELECT c.segment_id, c.namespace, c.job, c.pod, c.idle, c.micros FROM charges c "
+                 "JOIN segments s "
                  "ON s.id = c.segment_id WHERE s.end_at > ? AND s.start_at < ? ORDER BY c.rowid");
     q.bind(1, since).bind(2, until);
     while (q.step()) {

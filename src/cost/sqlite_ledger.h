@@ -36,6 +36,7 @@ class SqliteLedger final : public Ledger, public AlertLog {
   void node_stopped(const std::string& node_id, Time t) override;
   void pods_changed(const std::string& node_id, const std::vector<PodUsage>& pods, Time t) override;
   std::map<std::string, NamespaceSpend, std::less<>> spend(Time now) const override;
+  std::map<std::string, Micros, std::less<>> spent_to_date(Time now) const override;
   std::vector<std::string> open_nodes() const override;
 
   bool was_sent(const AlertKey& key) const override;

@@ -1,9 +1,9 @@
+#include "cost/memory_ledger.h"
+
 #include <gtest/gtest.h>
 
 #include <map>
 #include <random>
-
-#include "cost/memory_ledger.h"
 
 namespace fitscale {
 namespace {
@@ -30,7 +30,8 @@ NodeCharge node(const std::string& id, Micros per_hour, const std::string& owner
 }
 
 PodUsage pod(const std::string& ns, const std::string& name, std::int64_t gpus) {
-  return PodUsage{ns + "/" + name, ns, ns + "/" + name.substr(0, name.find('-')), res(6'000 * gpus, 40 * gpus, gpus)};
+  return PodUsage{ns + "/" + name, ns, ns + "/" + name.substr(0, name.find('-')),
+                  res(6'000 * gpus, 40 * gpus, gpus)};
 }
 
 // Property: random nodes with random pod changes; every micro-dollar a node costs from start to
@@ -54,7 +55,8 @@ TEST(MemoryLedger, AttributionSumsExactlyOverRandomHistories) {
         std::vector<PodUsage> pods;
         const int n = static_cast<int>(rng() % 5);
         for (int p = 0; p < n; ++p) {
-          pods.push_back(pod(namespaces[rng() % 4], "job" + std::to_string(rng() % 3) + "-" + std::to_string(p),
+          pods.push_back(pod(namespaces[rng() % 4],
+                             "job" + std::to_string(rng() % 3) + "-" + std::to_string(p),
                              1 + static_cast<std::int64_t>(rng() % 4)));
         }
         ledger.pods_changed(id, pods, t);
@@ -69,8 +71,7 @@ TEST(MemoryLedger, AttributionSumsExactlyOverRandomHistories) {
       Micros charges = 0;
       for (const auto& c : s.charges) charges += c.micros;
       ASSERT_EQ(charges, s.node_micros) << "segment of " << s.node_id;
-      ASSERT_EQ(utc_day_start(s.end - 1), utc_day_start(s.start))
-          << "segment crosses midnight";
+      ASSERT_EQ(utc_day_start(s.end - 1), utc_day_start(s.start)) << "segment crosses midnight";
       node_sum[s.node_id] += s.node_micros;
     }
     EXPECT_EQ(node_sum, expected_node_cost);
@@ -85,7 +86,20 @@ TEST(MemoryLedger, AttributionSumsExactlyOverRandomHistories) {
     EXPECT_EQ(by_type, expected_total);
     // Any window cuts segments but the pieces still add up: [a, m) + [m, b) = [a, b).
     const Time m = kMidnight + static_cast<Time>(rng() % 100'000) - 30'000;
-    EXPECT_EQ(ledger.report(0, m).total + ledger.report(m, kMidnight + 10 * 86400).total, expected_total);
+    EXPECT_EQ(ledger.report(0, m).total + ledger.report(m, kMidnight + 10 * 86400).total,
+              expected_total);
+    // Spend to date (the simulator's report) agrees with the report per namespace.
+    for (const Time at : {kMidnight + 10 * 86400}) {
+      const auto to_date = ledger.spent_to_date(at);
+      Micros sum = 0;
+      for (const auto& l : ledger.report(0, at).by_namespace) {
+        EXPECT_EQ(to_date.count(l.key) ? to_date.at(l.key) : 0, l.micros) << l.key << " at " << at;
+        sum += l.micros;
+      }
+      Micros to_date_sum = 0;
+      for (const auto& [ns, micros] : to_date) to_date_sum += micros;
+      EXPECT_EQ(to_date_sum, sum);
+    }
   }
 }
 
@@ -102,31 +116,34 @@ TEST(MemoryLedger, DailySpendResetsAtUtcMidnightAndMonthlyDoesNot) {
   auto after = ledger.spend(kMidnight + 86400 + 60);  // 00:01 on Jan 6
   EXPECT_EQ(after["research-a"].spent_today, 60 * 10'000);
   EXPECT_EQ(after["research-a"].spent_this_month, 3660 * 10'000);
+  // Spend to date knows no periods: the open segment metered to 00:01, across midnight.
+  EXPECT_EQ(ledger.spent_to_date(kMidnight + 86400 + 60).at("research-a"), 3660 * 10'000);
 
   // Closing the segment later cuts it at midnight; the totals do not move.
   ledger.pods_changed("i-1", {}, kMidnight + 86400 + 60);
   auto closed = ledger.spend(kMidnight + 86400 + 60);
   EXPECT_EQ(closed["research-a"].spent_today, 60 * 10'000);
   EXPECT_EQ(closed["research-a"].spent_this_month, 3660 * 10'000);
+  EXPECT_EQ(ledger.spent_to_date(kMidnight + 86400 + 60).at("research-a"), 3660 * 10'000);
   ASSERT_EQ(ledger.closed_segments().size(), 2u);
   EXPECT_EQ(ledger.closed_segments()[0].end, kMidnight + 86400);
 }
 
 TEST(MemoryLedger, MonthlySpendResetsOnTheFirst) {
   MemoryLedger ledger;
-  const Time jan31 = 1769817600;  // 2026-01-31T00:00:00Z
+  const Time jan31 = 1769817600;                                        // 2026-01-31T00:00:00Z
   ledger.node_started(node("i-1", 3'600'000, "a"), jan31 + 12 * 3600);  // $3.60/h = $0.001/s
   EXPECT_EQ(ledger.spend(jan31 + 86399)["a"].spent_this_month, (12 * 3600 - 1) * 1000);
   ledger.node_stopped("i-1", jan31 + 86400 + 3600);  // 01:00 on Feb 1
   auto s = ledger.spend(jan31 + 86400 + 7200);
-  EXPECT_EQ(s["a"].spent_today, 3'600'000);        // one hour on Feb 1
-  EXPECT_EQ(s["a"].spent_this_month, 3'600'000);   // February started an hour ago
+  EXPECT_EQ(s["a"].spent_today, 3'600'000);       // one hour on Feb 1
+  EXPECT_EQ(s["a"].spent_this_month, 3'600'000);  // February started an hour ago
 }
 
 TEST(MemoryLedger, IdleTimeIsChargedToTheOwnerAndUsedTimeToThePods) {
   MemoryLedger ledger;
-  ledger.node_started(node("i-1", 24'480'000, "research-a"), kMidnight);            // boots idle
-  ledger.pods_changed("i-1", {pod("research-b", "eval-0", 4)}, kMidnight + 1800);   // half the GPUs
+  ledger.node_started(node("i-1", 24'480'000, "research-a"), kMidnight);           // boots idle
+  ledger.pods_changed("i-1", {pod("research-b", "eval-0", 4)}, kMidnight + 1800);  // half the GPUs
   ledger.node_stopped("i-1", kMidnight + 5400);
   const auto s = ledger.spend(kMidnight + 5400);
   // 30 min idle + 60 min half idle = 1h of the node for research-a; 30 min for research-b.

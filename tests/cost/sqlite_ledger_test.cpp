@@ -1,3 +1,5 @@
+#include "cost/sqlite_ledger.h"
+
 #include <gtest/gtest.h>
 #include <sqlite3.h>
 #include <unistd.h>
@@ -8,7 +10,6 @@
 #include <random>
 
 #include "cost/memory_ledger.h"
-#include "cost/sqlite_ledger.h"
 #include "model/error.h"
 
 namespace fitscale {
@@ -62,22 +63,29 @@ std::vector<Event> random_history(std::uint64_t seed) {
       for (int p = 0; p < static_cast<int>(rng() % 4); ++p) {
         const std::string& pns = ns[rng() % 3];
         const std::int64_t g = 1 + static_cast<std::int64_t>(rng() % 4);
-        pods.push_back(PodUsage{pns + "/w-" + std::to_string(c) + "-" + std::to_string(p), pns, pns + "/j" + std::to_string(p),
-                                res(6000 * g, 40 * g, g)});
+        pods.push_back(PodUsage{pns + "/w-" + std::to_string(c) + "-" + std::to_string(p), pns,
+                                pns + "/j" + std::to_string(p), res(6000 * g, 40 * g, g)});
       }
       events.push_back({Event::Pods, t, n, pods});
     }
     events.push_back({Event::Stop, t + 1 + static_cast<Time>(rng() % 30'000), n, {}});
   }
-  std::stable_sort(events.begin(), events.end(), [](const Event& a, const Event& b) { return a.t < b.t; });
+  std::stable_sort(events.begin(), events.end(),
+                   [](const Event& a, const Event& b) { return a.t < b.t; });
   return events;
 }
 
 void apply(Ledger& l, const Event& e) {
   switch (e.kind) {
-    case Event::Start: l.node_started(e.node, e.t); break;
-    case Event::Stop: l.node_stopped(e.node.node_id, e.t); break;
-    case Event::Pods: l.pods_changed(e.node.node_id, e.pods, e.t); break;
+    case Event::Start:
+      l.node_started(e.node, e.t);
+      break;
+    case Event::Stop:
+      l.node_stopped(e.node.node_id, e.t);
+      break;
+    case Event::Pods:
+      l.pods_changed(e.node.node_id, e.pods, e.t);
+      break;
   }
 }
 
@@ -90,7 +98,8 @@ void expect_same(const cost::CostReport& a, const cost::CostReport& b) {
     EXPECT_EQ(a.by_job[i].micros, b.by_job[i].micros);
   }
   ASSERT_EQ(a.by_namespace.size(), b.by_namespace.size());
-  for (std::size_t i = 0; i < a.by_namespace.size(); ++i) EXPECT_EQ(a.by_namespace[i].micros, b.by_namespace[i].micros);
+  for (std::size_t i = 0; i < a.by_namespace.size(); ++i)
+    EXPECT_EQ(a.by_namespace[i].micros, b.by_namespace[i].micros);
 }
 
 std::int64_t query_int(const std::string& path, const char* sql) {
@@ -115,7 +124,8 @@ TEST(SqliteLedger, RecordsWhatTheMemoryLedgerRecords) {
   }
   const Time end = kStart + 30 * 86400;
   expect_same(mem.report(kStart, end), sql.report(kStart, end));
-  expect_same(mem.report(kStart + 40'000, kStart + 90'000), sql.report(kStart + 40'000, kStart + 90'000));
+  expect_same(mem.report(kStart + 40'000, kStart + 90'000),
+              sql.report(kStart + 40'000, kStart + 90'000));
   EXPECT_GT(sql.report(kStart, end).total, 0);
   const auto ms = mem.spend(kStart + 86400 + 5);
   const auto ss = sql.spend(kStart + 86400 + 5);
@@ -125,10 +135,13 @@ TEST(SqliteLedger, RecordsWhatTheMemoryLedgerRecords) {
     EXPECT_EQ(s.spent_this_month, ss.at(ns).spent_this_month) << ns;
   }
   // In the file itself: every closed segment's charges add up to its node cost.
-  EXPECT_EQ(query_int(path,
-                      "SELECT COUNT(*) FROM segments s LEFT JOIN (SELECT segment_id, SUM(micros) m FROM charges "
-                      "GROUP BY segment_id) c ON c.segment_id = s.id WHERE s.node_micros != COALESCE(c.m, 0)"),
-            0);
+  EXPECT_EQ(
+      query_int(
+          path,
+          "SELECT COUNT(*) FROM segments s LEFT JOIN (SELECT segment_id, SUM(micros) m FROM "
+          "charges "
+          "GROUP BY segment_id) c ON c.segment_id = s.id WHERE s.node_micros != COALESCE(c.m, 0)"),
+      0);
   EXPECT_EQ(query_int(path, "SELECT SUM(micros) FROM charges"), mem.report(kStart, end).total);
 }
 
@@ -155,6 +168,8 @@ TEST(SqliteLedger, AReopenedLedgerCarriesOnAsIfNeverStopped) {
   const Time end = kStart + 30 * 86400;
   expect_same(mem.report(kStart, end), sql->report(kStart, end));
   EXPECT_TRUE(sql->open_nodes().empty());
+  // What was charged before the restart still counts in the spend to date.
+  EXPECT_EQ(sql->spent_to_date(end), mem.spent_to_date(end));
 }
 
 TEST(SqliteLedger, AlertsAreRememberedAcrossRestarts) {
