@@ -81,6 +81,10 @@ void print_summary(const SimReport& r, const std::string& trace) {
               format_usd(r.cost_usd.spot).c_str(), format_usd(r.cost_usd.on_demand).c_str(),
               format_usd(r.cost_usd.idle).c_str());
   std::printf("  lower bound %s  (cost is %.2fx the fluid bound)\n", format_usd(r.lower_bound_usd).c_str(), ratio);
+  std::printf("  over bound  %s: boot %s, idle %s, interruptions %s, packing %s\n",
+              format_usd(r.cost_usd.total - r.lower_bound_usd).c_str(), format_usd(r.excess_usd.boot).c_str(),
+              format_usd(r.excess_usd.idle).c_str(), format_usd(r.excess_usd.lost_to_interruptions).c_str(),
+              format_usd(r.excess_usd.packing).c_str());
   std::printf("  wait        p50 %s, p90 %s, p99 %s, max %s\n", short_wait(r.wait_s.p50).c_str(),
               short_wait(r.wait_s.p90).c_str(), short_wait(r.wait_s.p99).c_str(), short_wait(r.wait_s.max).c_str());
   std::printf("  nodes       %s launched, peak %s, %s interrupted, %s never registered\n",

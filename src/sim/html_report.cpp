@@ -328,6 +328,11 @@ std::string report_html(const SimReport& r) {
             r.lower_bound_usd > 0 ? fmt("%.2f×", c.total / r.lower_bound_usd) : "–",
             "fluid lower bound " + format_usd(r.lower_bound_usd));
   h += card("Idle cost", format_usd(c.idle), percent(c.idle, c.total) + " of the total");
+  const SimExcess& x = r.excess_usd;
+  const double excess = c.total - r.lower_bound_usd;
+  h += card("Over the bound", format_usd(excess),
+            "boot " + format_usd(x.boot) + " · idle " + format_usd(x.idle) + " · interruptions " +
+                format_usd(x.lost_to_interruptions) + " · packing " + format_usd(x.packing));
   h += card("Jobs", count(r.jobs.completed) + " / " + count(r.jobs.submitted),
             "completed of submitted · " + count(r.jobs.refused) + " refused");
   h += card("Median wait", human_duration(r.wait_s.p50),
@@ -376,6 +381,23 @@ std::string report_html(const SimReport& r) {
          esc(cap_text(sn.usd_per_day)) + "</td><td class=\"num\">" +
          esc(cap_text(sn.usd_per_month)) + "</td></tr>\n";
   }
+  h += "</tbody></table></div>\n";
+
+  h += "<div class=\"panel\" id=\"excess\"><h2>Cost over the lower bound</h2><table><thead><tr>"
+       "<th>part</th><th class=\"num\">cost</th><th class=\"num\">share</th></tr></thead>"
+       "<tbody>\n";
+  const std::pair<const char*, double> parts[] = {
+      {"boot (before the node registered)", x.boot},
+      {"idle (registered, no pod)", x.idle},
+      {"work lost to interruptions", x.lost_to_interruptions},
+      {"packing (unused share of busy nodes)", x.packing}};
+  for (const auto& [what, usd] : parts) {
+    h += "<tr><td>" + esc(what) + "</td><td class=\"num\">" + esc(format_usd(usd)) +
+         "</td><td class=\"num\">" + percent(usd, excess) + "</td></tr>\n";
+  }
+  h += "<tr><td>total over " + esc(format_usd(r.lower_bound_usd)) + "</td><td class=\"num\">" +
+       esc(format_usd(excess)) + "</td><td class=\"num\">" + percent(excess, r.lower_bound_usd) +
+       " of the bound</td></tr>\n";
   h += "</tbody></table></div>\n";
 
   h += "<div class=\"panel\"><h2>Wait times</h2><table><thead><tr><th>wait</th><th "

@@ -40,18 +40,27 @@ SimWait wait_stats(std::vector<double> samples) {
 
 std::string report_json(const SimReport& r) {
   Json j;
-  j["jobs"] = {{"submitted", r.jobs.submitted}, {"completed", r.jobs.completed}, {"refused", r.jobs.refused}};
+  j["jobs"] = {{"submitted", r.jobs.submitted},
+               {"completed", r.jobs.completed},
+               {"refused", r.jobs.refused}};
   Json refusals = Json::array();
   for (const auto& x : r.refusals) {
-    refusals.push_back({{"job", x.job}, {"namespace", x.ns}, {"at_s", x.at_s}, {"reason", x.reason}});
+    refusals.push_back(
+        {{"job", x.job}, {"namespace", x.ns}, {"at_s", x.at_s}, {"reason", x.reason}});
   }
   j["refusals"] = std::move(refusals);
   Json by_ns = Json::object();
   for (const auto& [ns, v] : r.cost_usd.by_namespace) by_ns[ns] = usd(v);
-  j["cost_usd"] = {{"total", usd(r.cost_usd.total)},     {"spot", usd(r.cost_usd.spot)},
-                   {"on_demand", usd(r.cost_usd.on_demand)}, {"idle", usd(r.cost_usd.idle)},
+  j["cost_usd"] = {{"total", usd(r.cost_usd.total)},
+                   {"spot", usd(r.cost_usd.spot)},
+                   {"on_demand", usd(r.cost_usd.on_demand)},
+                   {"idle", usd(r.cost_usd.idle)},
                    {"by_namespace", std::move(by_ns)}};
   j["lower_bound_usd"] = usd(r.lower_bound_usd);
+  j["excess_usd"] = {{"boot", usd(r.excess_usd.boot)},
+                     {"idle", usd(r.excess_usd.idle)},
+                     {"lost_to_interruptions", usd(r.excess_usd.lost_to_interruptions)},
+                     {"packing", usd(r.excess_usd.packing)}};
   j["wait_s"] = {{"p50", fixed3(r.wait_s.p50)},
                  {"p90", fixed3(r.wait_s.p90)},
                  {"p99", fixed3(r.wait_s.p99)},
@@ -64,7 +73,8 @@ std::string report_json(const SimReport& r) {
                 {"interrupted", r.nodes.interrupted},
                 {"never_registered", r.nodes.never_registered},
                 {"by_instance_type", std::move(by_type)}};
-  j["gpu_hours"] = {{"provisioned", fixed3(r.gpu_hours.provisioned)}, {"used", fixed3(r.gpu_hours.used)}};
+  j["gpu_hours"] = {{"provisioned", fixed3(r.gpu_hours.provisioned)},
+                    {"used", fixed3(r.gpu_hours.used)}};
   j["sim"] = {{"virtual_s", fixed3(r.sim.virtual_s)},
               {"wall_s", fixed3(r.sim.wall_s)},
               {"seed", r.sim.seed},
@@ -85,8 +95,9 @@ std::string report_json(const SimReport& r) {
     pending.push_back(s.pending_pods);
     running.push_back(s.running_pods);
   }
-  j["series"] = {{"step_s", r.sample_step_s}, {"t_s", std::move(t)},           {"nodes", std::move(nodes)},
-                 {"gpus_provisioned", std::move(gp)}, {"gpus_used", std::move(gu)}, {"usd_per_hour", std::move(rate)},
+  j["series"] = {{"step_s", r.sample_step_s},          {"t_s", std::move(t)},
+                 {"nodes", std::move(nodes)},          {"gpus_provisioned", std::move(gp)},
+                 {"gpus_used", std::move(gu)},         {"usd_per_hour", std::move(rate)},
                  {"pending_pods", std::move(pending)}, {"running_pods", std::move(running)}};
   Json waits = Json::array();
   for (double w : r.wait_samples_s) waits.push_back(fixed3(w));
@@ -96,10 +107,11 @@ std::string report_json(const SimReport& r) {
     Json cum = Json::array();
     for (double c : v.cumulative_usd) cum.push_back(usd(c));
     namespaces[ns] = {{"cost_usd", usd(v.cost_usd)},
-                      {"budget", {{"usd_per_hour", optional_usd(v.usd_per_hour)},
-                                  {"usd_per_day", optional_usd(v.usd_per_day)},
-                                  {"usd_per_month", optional_usd(v.usd_per_month)},
-                                  {"usd_per_job", optional_usd(v.usd_per_job)}}},
+                      {"budget",
+                       {{"usd_per_hour", optional_usd(v.usd_per_hour)},
+                        {"usd_per_day", optional_usd(v.usd_per_day)},
+                        {"usd_per_month", optional_usd(v.usd_per_month)},
+                        {"usd_per_job", optional_usd(v.usd_per_job)}}},
                       {"cumulative_usd", std::move(cum)}};
   }
   j["namespaces"] = std::move(namespaces);

@@ -27,8 +27,18 @@ struct SimRefusal {
 
 struct SimCost {
   double total = 0, spot = 0, on_demand = 0;
-  double idle = 0;  // node time with no non-daemon pod on it
-  std::map<std::string, double> by_namespace;  // attributed by dominant share, idle to the launcher
+  double idle = 0;  // node time with no non-daemon pod on it (boot included)
+  // From the ledger: node time split by dominant share, the unused share and idle time to the
+  // namespace whose job caused the launch. Adds up to `total`.
+  std::map<std::string, double> by_namespace;
+};
+
+// total - lower_bound_usd, part by part (issue 3: what costs the rest).
+struct SimExcess {
+  double boot = 0;                   // node time before it registered
+  double idle = 0;                   // registered, no non-daemon pod on it
+  double lost_to_interruptions = 0;  // runs cut short past their last checkpoint, at their share
+  double packing = 0;  // the rest: unused share of partly used nodes, pricier offerings
 };
 
 struct SimWait {
@@ -81,6 +91,7 @@ struct SimReport {
   std::vector<SimRefusal> refusals;
   SimCost cost_usd;
   double lower_bound_usd = 0;
+  SimExcess excess_usd;
   SimWait wait_s;
   SimNodes nodes;
   SimGpuHours gpu_hours;

@@ -4,12 +4,16 @@
 #include <cmath>
 #include <limits>
 #include <map>
+#include <memory>
 #include <optional>
 #include <queue>
 #include <set>
 #include <unordered_map>
 
 #include "controller/controller.h"
+#include "controller/snapshot_builder.h"
+#include "cost/attribution.h"
+#include "cost/memory_ledger.h"
 #include "model/error.h"
 #include "planner/policy_from_config.h"
 #include "planner/predicates.h"
@@ -57,20 +61,23 @@ struct Job {
   Seconds run_start = 0;
   Seconds work_done = 0;    // checkpointed progress
   std::uint64_t epoch = 0;  // bumped on interruption: a stale completion event is ignored
+  std::vector<std::size_t> run_meters;  // the instance each replica runs on (this run)
 };
 
-// One launched instance, metered from launch to termination and attributed to namespaces.
+// One launched instance from launch to termination. The ledger meters and attributes its cost;
+// the engine only notes what the ledger cannot know: when it registered and when it was empty,
+// for the report's idle cost and its breakdown of the excess over the lower bound.
 struct Meter {
   std::string id;
   std::string node;  // Node name once registered
-  std::string owner_ns;
   CapacityType capacity_type = CapacityType::Spot;
   Micros price = 0;
   std::int64_t gpus = 0;
   Resources alloc;
-  Seconds launched = 0, last = 0;
+  Seconds launched = 0;
   std::optional<Seconds> end;
   bool registered = false;
+  std::optional<Seconds> empty_since;  // registered and without a metered pod since then
 };
 
 // Collects the controller's refusals so the engine can close those jobs.
@@ -109,7 +116,10 @@ class Engine {
         rng_(o.seed),
         fanout_(extra != nullptr ? std::vector<Recorder*>{&refusals_, extra}
                                  : std::vector<Recorder*>{&refusals_}),
-        controller_(cluster_, cloud_, catalog, clock_, ledger, fanout_, controller_options(o)) {
+        own_ledger_(ledger == nullptr ? std::make_unique<MemoryLedger>() : nullptr),
+        ledger_(ledger != nullptr ? *ledger : *own_ledger_),
+        spent_before_(ledger_.spent_to_date(o.start)),
+        controller_(cluster_, cloud_, catalog, clock_, &ledger_, fanout_, controller_options(o)) {
     for (const auto& o : catalog_.offerings) offering_by_key_.emplace(o.key(), &o);
   }
 
@@ -145,8 +155,9 @@ class Engine {
   void fail_job(std::size_t j);
   void refuse(std::size_t j, const std::string& reason);
   void start_job(std::size_t j);
-  void flush(Meter& m);
-  void flush_node(const std::string& node);
+  void sync_pods(std::size_t m);
+  void sync_pods(const std::set<std::string>& nodes);
+  std::map<std::string, Micros, std::less<>> spent_so_far() const;
   void finish_meter(std::size_t m, Seconds at);
   void notice_cloud_changes();
   bool all_jobs_done() const { return terminal_ == jobs_.size(); }
@@ -161,6 +172,13 @@ class Engine {
   SimRandom rng_;
   RefusalRecorder refusals_;
   FanoutRecorder fanout_;
+  // Every dollar in the report's cost section comes from this ledger: the controller meters into
+  // it as in `fitscale run`, and the engine tells it the exact moment of what happens between
+  // controller loops (binds, completions, interruptions), which the controller would only see
+  // up to one interval late.
+  std::unique_ptr<MemoryLedger> own_ledger_;
+  Ledger& ledger_;
+  std::map<std::string, Micros, std::less<>> spent_before_;  // a caller's ledger may hold more
   Controller controller_;
 
   std::priority_queue<Event, std::vector<Event>, Later> queue_;
@@ -187,8 +205,9 @@ class Engine {
   std::int64_t live_gpus_ = 0, used_gpus_ = 0, pending_pods_ = 0, running_pods_ = 0;
   Micros live_price_ = 0;
   double gpu_seconds_used_ = 0;
-  double idle_usd_ = 0;
-  std::map<std::string, double> ns_usd_;
+  Micros boot_micros_ = 0;       // node time before registration
+  Micros idle_tail_micros_ = 0;  // registered, no metered pod
+  double lost_usd_ = 0;          // node share of runs cut short, beyond their checkpoint
   std::map<std::string, double> lb_cache_;
   Seconds last_progress_ = 0;
   std::optional<Seconds> all_done_at_;
@@ -196,41 +215,51 @@ class Engine {
   SimReport report_;
 };
 
-void Engine::flush(Meter& m) {
-  if (m.end || now_ <= m.last) return;
-  const double usd =
-      static_cast<double>(m.price) / 1e6 * static_cast<double>(now_ - m.last) / 3600.0;
-  m.last = now_;
-  const SimNode* n = m.registered ? cluster_.node(m.node) : nullptr;
-  if (n == nullptr || n->pods.empty()) {
-    idle_usd_ += usd;
-    ns_usd_[m.owner_ns] += usd;
-    return;
+// Tells the ledger which metered pods a node has now (a no-op when nothing changed) and notes
+// the stretches it stands empty.
+void Engine::sync_pods(std::size_t idx) {
+  Meter& m = meters_[idx];
+  if (m.end || !m.registered) return;
+  std::vector<PodUsage> usage;
+  if (const SimNode* n = cluster_.node(m.node)) {
+    for (const auto& key : n->pods) {
+      const Pod* p = cluster_.pod(key);
+      if (p != nullptr && metered_pod(*p))
+        usage.push_back(PodUsage{p->key(), p->ns, p->job_key(), p->requests});
+    }
   }
-  // A node's time is split by dominant share; what its pods do not take is the launcher's.
-  std::vector<std::pair<const Pod*, double>> shares;
-  double total = 0;
-  for (const auto& key : n->pods) {
-    const Pod* p = cluster_.pod(key);
-    if (p == nullptr) continue;
-    double s = std::min(1.0, planner::dominant_share(p->requests, m.alloc));
-    shares.emplace_back(p, s);
-    total += s;
+  const bool empty = usage.empty();
+  ledger_.pods_changed(m.id, usage, o_.start + now_);
+  if (empty && !m.empty_since) {
+    m.empty_since = now_;
+  } else if (!empty && m.empty_since) {
+    idle_tail_micros_ += cost::node_cost(m.price, m.launched, *m.empty_since, now_);
+    m.empty_since.reset();
   }
-  const double scale = total > 1 ? 1 / total : 1;
-  for (const auto& [p, s] : shares) ns_usd_[p->ns] += usd * s * scale;
-  if (total < 1) ns_usd_[m.owner_ns] += usd * (1 - total);
 }
 
-void Engine::flush_node(const std::string& node) {
-  auto it = meter_by_node_.find(node);
-  if (it != meter_by_node_.end()) flush(meters_[it->second]);
+void Engine::sync_pods(const std::set<std::string>& nodes) {
+  for (const auto& node : nodes) {
+    auto it = meter_by_node_.find(node);
+    if (it != meter_by_node_.end()) sync_pods(it->second);
+  }
+}
+
+std::map<std::string, Micros, std::less<>> Engine::spent_so_far() const {
+  auto spent = ledger_.spent_to_date(o_.start + now_);
+  for (const auto& [ns, before] : spent_before_) spent[ns] -= before;
+  return spent;
 }
 
 void Engine::finish_meter(std::size_t idx, Seconds at) {
   Meter& m = meters_[idx];
   if (m.end) return;
-  flush(m);
+  ledger_.node_stopped(m.id, o_.start + at);
+  if (!m.registered) {
+    boot_micros_ += cost::node_cost(m.price, m.launched, m.launched, at);
+  } else if (m.empty_since) {
+    idle_tail_micros_ += cost::node_cost(m.price, m.launched, *m.empty_since, at);
+  }
   m.end = at;
   live_meters_.erase(m.id);
   if (m.registered) meter_by_node_.erase(m.node);
@@ -309,6 +338,7 @@ void Engine::schedule() {
   // Pending jobs in submit order; a gang binds whole or not at all (a coscheduling scheduler).
   std::set<std::string> failed_shapes;  // capacity only shrinks during a pass
   std::vector<std::size_t> started;
+  std::set<std::string> touched;
   for (std::size_t j : pending_) {
     const Job& job = jobs_[j];
     const TraceJob& t = *job.trace;
@@ -351,12 +381,16 @@ void Engine::schedule() {
       failed_shapes.insert(shape);
       continue;
     }
+    Job& bound = jobs_[j];
+    bound.run_meters.clear();
     for (std::size_t r = 0; r < where.size(); ++r) {
-      flush_node(where[r]);
-      cluster_.bind(job.pods[r], where[r]);
+      cluster_.bind(bound.pods[r], where[r]);
+      bound.run_meters.push_back(meter_by_node_.at(where[r]));
+      touched.insert(where[r]);
     }
     started.push_back(j);
   }
+  sync_pods(touched);
   for (std::size_t j : started) start_job(j);
 }
 
@@ -366,9 +400,19 @@ void Engine::fail_job(std::size_t j) {
   if (job.phase == Phase::Running) {
     const Seconds progress = now_ - job.run_start;
     gpu_seconds_used_ += static_cast<double>(progress * t.replicas * t.requests.gpus);
+    const Seconds before = job.work_done;
     if (t.checkpoint_interval_s) {
       job.work_done = std::min(t.duration_s, job.work_done + progress / *t.checkpoint_interval_s *
                                                                  *t.checkpoint_interval_s);
+    }
+    // The run's time past its last checkpoint is paid for again: priced at what its pods' share
+    // of their nodes cost, as the ledger charges them.
+    const Seconds lost = progress - (job.work_done - before);
+    for (std::size_t idx : job.run_meters) {
+      const Meter& m = meters_[idx];
+      lost_usd_ += static_cast<double>(m.price) / 1e6 *
+                   static_cast<double>(cost::dominant_share(t.requests, m.alloc)) /
+                   static_cast<double>(cost::kWholeNode) * static_cast<double>(lost) / 3600.0;
     }
     ++job.epoch;
     ++report_.sim.restarts;
@@ -379,13 +423,15 @@ void Engine::fail_job(std::size_t j) {
     job.phase = Phase::Pending;
     pending_.insert(j);
   }
+  std::set<std::string> touched;
   for (const auto& key : job.pods) {
     const Pod* p = cluster_.pod(key);
     if (p != nullptr && !p->node_name.empty()) {
-      flush_node(p->node_name);
+      touched.insert(p->node_name);
       cluster_.unbind(key);
     }
   }
+  sync_pods(touched);
   sched_dirty_ = true;
 }
 
@@ -394,12 +440,14 @@ void Engine::complete(std::size_t j, std::uint64_t epoch) {
   if (job.phase != Phase::Running || job.epoch != epoch) return;
   const TraceJob& t = *job.trace;
   gpu_seconds_used_ += static_cast<double>((now_ - job.run_start) * t.replicas * t.requests.gpus);
+  std::set<std::string> touched;
   for (const auto& key : job.pods) {
     const Pod* p = cluster_.pod(key);
-    if (p != nullptr && !p->node_name.empty()) flush_node(p->node_name);
+    if (p != nullptr && !p->node_name.empty()) touched.insert(p->node_name);
     cluster_.remove_pod(key);
     job_by_pod_.erase(key);
   }
+  sync_pods(touched);
   job.phase = Phase::Completed;
   --running_jobs_;
   running_pods_ -= t.replicas;
@@ -443,9 +491,10 @@ void Engine::boot(std::size_t idx) {
   n.labels[std::string(label::kHostname)] = n.name;
   n.state = NodeState::Ready;
   n.created = o_.start + now_;
-  flush(m);
+  boot_micros_ += cost::node_cost(m.price, m.launched, m.launched, now_);
   m.node = n.name;
   m.registered = true;
+  m.empty_since = now_;
   meter_by_node_[n.name] = idx;
   cluster_.add_node(std::move(n));
   sched_dirty_ = true;
@@ -455,7 +504,6 @@ void Engine::interrupt(std::size_t idx) {
   Meter& m = meters_[idx];
   if (m.end) return;
   cloud_.mark_interruption(m.id);
-  flush(m);
   std::vector<std::string> lost;
   if (m.registered) lost = cluster_.remove_node(m.node);
   cloud_.terminate({m.id});
@@ -480,15 +528,26 @@ void Engine::notice_cloud_changes() {
     last_seen_instance_ = inst.id;
     Meter m;
     m.id = inst.id;
-    m.owner_ns = inst.owner_namespace;
     m.capacity_type = inst.capacity_type;
     m.price = inst.price_micros_per_hour;
-    m.launched = m.last = inst.launched_at - o_.start;
+    m.launched = inst.launched_at - o_.start;
     const InstanceType* type = catalog_.find_type(inst.instance_type);
     m.gpus = type != nullptr ? type->gpu : 0;
     auto o = offering_by_key_.find(inst.instance_type + "/" + inst.zone + "/" +
                                    to_string(inst.capacity_type));
     if (o != offering_by_key_.end()) m.alloc = o->second->allocatable;
+    // The controller started metering it when it launched it; this only matters for an instance
+    // it did not launch (none today), and is a no-op otherwise.
+    NodeCharge charge;
+    charge.node_id = inst.id;
+    charge.instance_type = inst.instance_type;
+    charge.capacity_type = inst.capacity_type;
+    charge.micros_per_hour = inst.price_micros_per_hour;
+    charge.allocatable = m.alloc;
+    charge.owner_namespace = inst.owner_namespace;
+    charge.owner_job = inst.job;
+    charge.pool = inst.pool;
+    ledger_.node_started(charge, inst.launched_at);
     const std::size_t idx = meters_.size();
     live_gpus_ += m.gpus;
     live_price_ += m.price;
@@ -517,7 +576,6 @@ void Engine::notice_cloud_changes() {
     Meter& m = meters_[idx];
     if (m.registered && cluster_.node(m.node) != nullptr) {
       // Terminated under a registered node: the node goes with it.
-      flush(m);
       for (const auto& key : cluster_.remove_node(m.node)) {
         auto it = job_by_pod_.find(key);
         if (it != job_by_pod_.end()) fail_job(it->second);
@@ -533,11 +591,17 @@ void Engine::tick() {
   controller_.reconcile();
   // Pods the controller took away (evicted, node deleted) fail their jobs.
   std::set<std::size_t> failed;
-  for (const auto& key : cluster_.take_lost()) {
+  const std::vector<std::string> taken = cluster_.take_lost();
+  for (const auto& key : taken) {
     auto it = job_by_pod_.find(key);
     if (it != job_by_pod_.end()) failed.insert(it->second);
   }
   for (std::size_t j : failed) fail_job(j);
+  if (!taken.empty()) {
+    // The pods are unbound already, so which nodes they left is gone: bring every node's
+    // metered pods up to date (rare: evictions only).
+    for (const auto& [id, idx] : live_meters_) sync_pods(idx);
+  }
   notice_cloud_changes();
   for (const auto& item : refusals_.items) {
     auto it = job_by_id_.find(item.job);
@@ -556,7 +620,6 @@ void Engine::tick() {
       for (const auto& id : ids) {
         const std::size_t idx = live_meters_.at(id);
         Meter& m = meters_[idx];
-        flush(m);
         if (m.registered) cluster_.remove_node(m.node);
         cloud_.terminate({id});
         finish_meter(idx, now_);
@@ -586,8 +649,11 @@ void Engine::sample() {
   s.pending_pods = pending_pods_;
   s.running_pods = running_pods_;
   report_.series.push_back(s);
-  for (const auto& [id, idx] : live_meters_) flush(meters_[idx]);
-  for (auto& [ns, v] : report_.namespaces) v.cumulative_usd.push_back(ns_usd_[ns]);
+  const auto spent = spent_so_far();
+  for (auto& [ns, v] : report_.namespaces) {
+    auto it = spent.find(ns);
+    v.cumulative_usd.push_back(it != spent.end() ? micros_to_dollars(it->second) : 0.0);
+  }
 }
 
 SimReport Engine::run() {
@@ -665,22 +731,38 @@ SimReport Engine::run() {
     finish_meter(idx, now_);
   if (report_.series.empty() || report_.series.back().t_s != now_) sample();
 
-  // Totals from the meters: integer micro-dollars per instance, as the bill would be.
-  Micros total = 0, spot = 0;
+  // Money from the ledger: every node stopped, so what it charged each namespace is final, and
+  // the total is their sum (the bill: each node's micro-dollars from launch to termination).
+  Micros total = 0;
+  for (const auto& [ns, micros] : spent_so_far()) {
+    if (micros == 0) continue;
+    report_.cost_usd.by_namespace[ns] = micros_to_dollars(micros);
+    total += micros;
+  }
+  Micros spot = 0;
   double provisioned_gpu_s = 0;
   for (const auto& m : meters_) {
     const Seconds end = m.end.value_or(now_);
-    const Micros c = cost_for(m.price, end - m.launched);
-    total += c;
-    if (m.capacity_type == CapacityType::Spot) spot += c;
+    if (m.capacity_type == CapacityType::Spot)
+      spot += cost::node_cost(m.price, m.launched, m.launched, end);
     provisioned_gpu_s += static_cast<double>(m.gpus * (end - m.launched));
   }
   report_.cost_usd.total = micros_to_dollars(total);
   report_.cost_usd.spot = micros_to_dollars(spot);
   report_.cost_usd.on_demand = micros_to_dollars(total - spot);
-  report_.cost_usd.idle = idle_usd_;
-  for (const auto& [ns, usd] : ns_usd_) report_.cost_usd.by_namespace[ns] = usd;
-  for (auto& [ns, v] : report_.namespaces) v.cost_usd = ns_usd_[ns];
+  report_.cost_usd.idle = micros_to_dollars(boot_micros_ + idle_tail_micros_);
+  for (auto& [ns, v] : report_.namespaces) {
+    auto it = report_.cost_usd.by_namespace.find(ns);
+    v.cost_usd = it != report_.cost_usd.by_namespace.end() ? it->second : 0.0;
+  }
+  // What the total pays beyond the fluid bound, part by part; packing is the rest (the unused
+  // share of partly used nodes, and any premium of the offerings chosen over the bound's).
+  SimExcess& x = report_.excess_usd;
+  x.boot = micros_to_dollars(boot_micros_);
+  x.idle = micros_to_dollars(idle_tail_micros_);
+  x.lost_to_interruptions = lost_usd_;
+  x.packing =
+      report_.cost_usd.total - report_.lower_bound_usd - x.boot - x.idle - x.lost_to_interruptions;
   report_.jobs.submitted = static_cast<std::int64_t>(submitted_);
   report_.wait_s = wait_stats(report_.wait_samples_s);
   report_.gpu_hours.provisioned = provisioned_gpu_s / 3600.0;

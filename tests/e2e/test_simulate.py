@@ -48,6 +48,16 @@ def main():
         assert r["cost_usd"]["on_demand"] > 0 and r["cost_usd"]["spot"] > 0, r["cost_usd"]
         assert set(r["cost_usd"]["by_namespace"]) == {"vc-a", "vc-b", "vc-c"}, r["cost_usd"]["by_namespace"]
         assert r["sim"]["seed"] == 42 and r["sim"]["wall_s"] > 0
+        # Costs from the ledger add up: namespaces to the total to the cent, and the excess over
+        # the bound, part by part, to total - lower bound; the summary says where it went.
+        c = r["cost_usd"]
+        assert abs(sum(c["by_namespace"].values()) - c["total"]) < 0.005, c
+        x = r["excess_usd"]
+        assert set(x) == {"boot", "idle", "lost_to_interruptions", "packing"}, x
+        assert abs(sum(x.values()) - (c["total"] - r["lower_bound_usd"])) < 0.005, (x, c, r["lower_bound_usd"])
+        assert abs(x["boot"] + x["idle"] - c["idle"]) < 0.005, (x, c)
+        assert re.search(r"over bound +\$[0-9,.]+: boot \$[0-9,.]+, idle .*, interruptions .*, packing ",
+                         p.stdout), p.stdout
 
         # The hand-checked trace (numbers worked out in tests/sim/simulator_test.cpp).
         cfg = os.path.join(tmp, "one-zone.yaml")
@@ -64,6 +74,9 @@ def main():
         assert r["wait_s"]["p50"] == 180 and r["wait_s"]["max"] == 180, r["wait_s"]
         assert r["nodes"]["launched"] == 3 and r["nodes"]["peak"] == 2, r["nodes"]
         assert r["gpu_hours"] == {"provisioned": 1.875, "used": 1.667}, r["gpu_hours"]
+        assert r["cost_usd"]["by_namespace"] == {"team-a": 4.7, "team-b": 2.05}, r["cost_usd"]
+        assert r["excess_usd"] == {"boot": 0.54, "idle": 0.21, "lost_to_interruptions": 0, "packing": 0}, \
+            r["excess_usd"]
 
         # A malformed row stops the command with the file, the line and the column.
         p = simulate(["--trace", os.path.join(TRACES, "malformed.csv")], check=False)

@@ -5,6 +5,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "cost/memory_ledger.h"
 #include "model/error.h"
 
 namespace fitscale {
@@ -52,8 +53,11 @@ TEST(Simulator, ThreeJobsByHand) {
   // total $6.75, all on-demand; idle = 3 x (180 s boot + 70 s tail) = 750 s = $0.75.
   // Every job waits exactly the boot delay, 180 s. GPU-hours: provisioned 6750/3600 = 1.875,
   // used (3600+1800+600)/3600 = 1.667. Lower bound: a 1-GPU pod takes the whole g1.xlarge (GPU
-  // share 1), so 6000 GPU-seconds x $0.001 = $6.00. By namespace: a node's unused share and
-  // boot time go to the team that launched it: team-a 3.85 + 0.85 = 4.70, team-b 2.05.
+  // share 1), so 6000 GPU-seconds x $0.001 = $6.00. By namespace, from the ledger: each pod takes
+  // its whole node and a node's idle time goes to the team that launched it, so team-a pays
+  // i1 + i3 = 3.85 + 0.85 = 4.70 and team-b i2 = 2.05.
+  // The $0.75 over the bound: boot 3 x 180 s = $0.54, idle tails 3 x 70 s = $0.21, nothing lost,
+  // nothing left for packing (every pod fills its node).
   const Catalog catalog = one_gpu_catalog();
   SimReport r = simulate(trace(read("tests/data/traces/three_jobs.csv")), catalog, hand_options());
   EXPECT_EQ(r.jobs.submitted, 3);
@@ -66,6 +70,12 @@ TEST(Simulator, ThreeJobsByHand) {
   EXPECT_NEAR(r.cost_usd.by_namespace.at("team-a"), 4.70, 1e-9);
   EXPECT_NEAR(r.cost_usd.by_namespace.at("team-b"), 2.05, 1e-9);
   EXPECT_NEAR(r.lower_bound_usd, 6.00, 1e-9);
+  EXPECT_NEAR(r.excess_usd.boot, 0.54, 1e-9);
+  EXPECT_NEAR(r.excess_usd.idle, 0.21, 1e-9);
+  EXPECT_NEAR(r.excess_usd.lost_to_interruptions, 0, 1e-9);
+  EXPECT_NEAR(r.excess_usd.packing, 0, 1e-9);
+  EXPECT_NEAR(r.namespaces.at("team-a").cost_usd, 4.70, 1e-9);
+  EXPECT_NEAR(r.namespaces.at("team-a").cumulative_usd.back(), 4.70, 1e-9);
   EXPECT_EQ(r.wait_s.p50, 180);
   EXPECT_EQ(r.wait_s.p99, 180);
   EXPECT_EQ(r.wait_s.max, 180);
@@ -83,6 +93,63 @@ TEST(Simulator, ThreeJobsByHand) {
   EXPECT_EQ(r.series[1].gpus_used, 2);
   EXPECT_DOUBLE_EQ(r.series[1].usd_per_hour, 7.2);
   EXPECT_EQ(r.series.back().nodes, 0);
+  // Spend over time, from the ledger at each sample: at 300 team-a has paid i1's 300 s and team-b
+  // i2's 200 s (launched at 100).
+  EXPECT_NEAR(r.namespaces.at("team-a").cumulative_usd[1], 0.30, 1e-9);
+  EXPECT_NEAR(r.namespaces.at("team-b").cumulative_usd[1], 0.20, 1e-9);
+}
+
+TEST(Simulator, HalfUsedNodeIsPackingExcessAndTheLedgerSplitsIt) {
+  // g2.2xlarge: 2 V100, $7.20/h = $0.002/s, the only type. a (team-a, 1 GPU) launches it at 0,
+  // runs 180..3780; at 1000 b (team-b, 1 GPU) lands on the free GPU at once and runs to 2800.
+  // Node: 0..3850 = $7.70. Bound: each pod pays half the node, (3600 + 1800) s x $0.001 = $5.40.
+  // Excess $2.30 = boot 180 s ($0.36) + idle tail 70 s ($0.14) + the empty half while only one
+  // pod runs, 180..1000 and 2800..3780 = 1800 s x $0.001 ($1.80), which is packing.
+  // Ledger: team-b pays its half for 1800 s ($1.80); team-a the rest ($5.90).
+  const char* catalog_csv =
+      "instance_type,arch,vcpu,memory_mib,gpu,gpu_model,gpu_memory_mib,on_demand_usd_per_hour,"
+      "spot_usd_per_hour,spot_interruption_bucket,spot_interruption_label\n"
+      "g2.2xlarge,amd64,16,131072,2,V100,32768,7.200000,,,\n";
+  CatalogOptions co;
+  co.zones = {"us-east-1a"};
+  const Catalog catalog = build_catalog(parse_catalog_csv(catalog_csv, "two.csv"), co);
+  MemoryLedger ledger;
+  SimOptions o = hand_options();
+  SimReport r = simulate(trace(std::string(kHeader) + "0,a,team-a,1,4,16Gi,1,V100,3600,,\n"
+                                                      "1000,b,team-b,1,4,16Gi,1,V100,1800,,\n"),
+                         catalog, o, &ledger);
+  EXPECT_EQ(r.nodes.launched, 1);
+  EXPECT_DOUBLE_EQ(r.cost_usd.total, 7.70);
+  EXPECT_NEAR(r.lower_bound_usd, 5.40, 1e-9);
+  EXPECT_NEAR(r.cost_usd.idle, 0.50, 1e-9);
+  EXPECT_NEAR(r.excess_usd.boot, 0.36, 1e-9);
+  EXPECT_NEAR(r.excess_usd.idle, 0.14, 1e-9);
+  EXPECT_NEAR(r.excess_usd.packing, 1.80, 1e-9);
+  EXPECT_NEAR(r.cost_usd.by_namespace.at("team-a"), 5.90, 1e-9);
+  EXPECT_NEAR(r.cost_usd.by_namespace.at("team-b"), 1.80, 1e-9);
+  // The caller's ledger is the one the report read.
+  const cost::CostReport bill = ledger.report(o.start, o.start + 86400);
+  EXPECT_EQ(bill.total, 7'700'000);
+}
+
+// Everything in the report's cost section adds up: namespaces to the total (to the cent, as the
+// issue asks; here to the micro-dollar), the total to spot + on-demand, the parts of the excess
+// to total - lower bound, and each namespace's spend series ends at its cost.
+void expect_costs_add_up(const SimReport& r) {
+  double by_ns = 0;
+  for (const auto& [ns, usd] : r.cost_usd.by_namespace) by_ns += usd;
+  EXPECT_NEAR(by_ns, r.cost_usd.total, 1e-6);
+  EXPECT_NEAR(r.cost_usd.spot + r.cost_usd.on_demand, r.cost_usd.total, 1e-9);
+  const SimExcess& x = r.excess_usd;
+  EXPECT_NEAR(x.boot + x.idle + x.lost_to_interruptions + x.packing,
+              r.cost_usd.total - r.lower_bound_usd, 1e-6);
+  EXPECT_NEAR(x.boot + x.idle, r.cost_usd.idle, 1e-6);
+  for (const auto& [ns, v] : r.namespaces) {
+    ASSERT_EQ(v.cumulative_usd.size(), r.series.size()) << ns;
+    EXPECT_NEAR(v.cumulative_usd.back(), v.cost_usd, 1e-9) << ns;
+    for (std::size_t i = 1; i < v.cumulative_usd.size(); ++i)
+      EXPECT_LE(v.cumulative_usd[i - 1], v.cumulative_usd[i] + 1e-9) << ns;
+  }
 }
 
 TEST(Simulator, GangWaitsForAllReplicas) {
@@ -143,6 +210,11 @@ TEST(Simulator, InterruptedJobResumesFromItsLastCheckpoint) {
   SimOptions o = hand_options();
   o.fixed_interruptions.push_back({1180, 0});
 
+  // Money at spot $1.08/h = $0.0003/s; the bound is the run's 3600 s = $1.08. Kept: i0 0..1180
+  // and i1 1180..4430 = $1.329; excess: boot 2 x 180 s ($0.108), idle tail 70 s ($0.021), and
+  // the 400 s of work past the checkpoint at 600 done again ($0.12). Lost: i1 runs to 5030,
+  // total $1.509, and all 1000 s are lost ($0.30). Nothing is left for packing in either.
+  // The interruption at 1180 ends the bill at 1180 although the controller sees it on its loop.
   SimReport kept =
       simulate(trace(std::string(kHeader) + "0,ck,team-a,1,4,16Gi,1,V100,3600,,600\n"), catalog, o);
   EXPECT_EQ(kept.jobs.completed, 1);
@@ -152,13 +224,23 @@ TEST(Simulator, InterruptedJobResumesFromItsLastCheckpoint) {
   EXPECT_NEAR(kept.gpu_hours.used, (1000 + 3000) / 3600.0, 1e-9);
   EXPECT_EQ(kept.sim.virtual_s, 4360 + 70);
   EXPECT_EQ(kept.wait_s.max, 180);  // the wait is to the first start only
+  EXPECT_NEAR(kept.cost_usd.total, 1.329, 1e-9);
+  EXPECT_NEAR(kept.lower_bound_usd, 1.08, 1e-9);
+  EXPECT_NEAR(kept.excess_usd.boot, 0.108, 1e-9);
+  EXPECT_NEAR(kept.excess_usd.idle, 0.021, 1e-9);
+  EXPECT_NEAR(kept.excess_usd.lost_to_interruptions, 0.12, 1e-9);
+  EXPECT_NEAR(kept.excess_usd.packing, 0, 1e-9);
+  expect_costs_add_up(kept);
 
   SimReport lost =
       simulate(trace(std::string(kHeader) + "0,nock,team-a,1,4,16Gi,1,V100,3600,,\n"), catalog, o);
   EXPECT_EQ(lost.jobs.completed, 1);
   EXPECT_NEAR(lost.gpu_hours.used, (1000 + 3600) / 3600.0, 1e-9);
   EXPECT_EQ(lost.sim.virtual_s, 4960 + 70);
-  EXPECT_GT(lost.cost_usd.total, kept.cost_usd.total);
+  EXPECT_NEAR(lost.cost_usd.total, 1.509, 1e-9);
+  EXPECT_NEAR(lost.excess_usd.lost_to_interruptions, 0.30, 1e-9);
+  EXPECT_NEAR(lost.excess_usd.packing, 0, 1e-9);
+  expect_costs_add_up(lost);
 }
 
 TEST(Simulator, SameSeedSameBytes) {
@@ -171,6 +253,18 @@ TEST(Simulator, SameSeedSameBytes) {
   const std::string b = report_json(simulate(jobs, catalog, o));
   EXPECT_EQ(a, b);
   EXPECT_NE(a.find("\"completed\": 6"), std::string::npos) << a.substr(0, 400);
+}
+
+TEST(Simulator, CostsAddUpOnASpotTraceWithInterruptions) {
+  // Three namespaces, shared 8-GPU nodes, random interruptions: the ledger's split must still
+  // account for every micro-dollar of the bill.
+  const Catalog catalog =
+      build_catalog(parse_catalog_csv(default_catalog_csv(), "embedded"), CatalogOptions{});
+  SimOptions o;
+  o.seed = 7;
+  const SimReport r = simulate(trace(read("tests/data/traces/spot_sample.csv")), catalog, o);
+  EXPECT_GE(r.cost_usd.by_namespace.size(), 3u);
+  expect_costs_add_up(r);
 }
 
 TEST(Simulator, JobNoOfferingCanHoldIsRefusedWithAReason) {
