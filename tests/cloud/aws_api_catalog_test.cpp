@@ -2,6 +2,9 @@
 // from the table or the live spot price, and a type nobody can price is never offered.
 #include <gtest/gtest.h>
 
+#include <map>
+
+#include "aws_fake_transport.h"
 #include "cloud/aws/api_catalog.h"
 
 namespace fitscale::aws {
@@ -104,6 +107,100 @@ TEST(AwsApiCatalog, ParsesTheApiShapes) {
       "<spotPrice>0.9</spotPrice></item></spotPriceHistorySet></DescribeSpotPriceHistoryResponse>");
   parse_spot_prices(s.document_element(), f);
   EXPECT_DOUBLE_EQ((f.spot[{"g5.xlarge", "us-east-1a"}]), 0.4012);  // newest (first) wins
+}
+
+TEST(AwsApiCatalog, TypePatternsAreEc2Wildcards) {
+  EXPECT_TRUE(matches_type_pattern("g5.xlarge", "g5.*"));
+  EXPECT_TRUE(matches_type_pattern("g5.xlarge", "g5.xlarge"));
+  EXPECT_TRUE(matches_type_pattern("m5d.large", "m5?.large"));
+  EXPECT_TRUE(matches_type_pattern("p4de.24xlarge", "p*.*"));
+  EXPECT_FALSE(matches_type_pattern("g5g.xlarge", "g5.*"));
+  EXPECT_FALSE(matches_type_pattern("m5.large", "m5?.large"));
+  EXPECT_FALSE(matches_type_pattern("g5.xlarge", "g5"));
+}
+
+TEST(AwsApiCatalog, ARestrictedQueryDoesNotCallUnaskedTableTypesMissing) {
+  ApiFacts f = facts();
+  f.type_patterns = {"g4dn.*", "m5.large", "x9.*"};
+  auto c = merge_api_catalog(f,
+                             {row("g4dn.xlarge", 0.526, 0.2), row("m5.large", 0.096, 0.04),
+                              row("p3.2xlarge", 3.06, 1.0), row("g4dn.2xlarge", 0.75, 0.3)},
+                             two_zones());
+  ASSERT_EQ(c.excluded.size(), 2u);
+  EXPECT_EQ(c.excluded[0].instance_type, "g4dn.2xlarge");  // asked for, and the API has none
+  EXPECT_EQ(c.excluded[1].instance_type, "x9.unpriced");   // p3.2xlarge was not asked for
+}
+
+TEST(AwsApiCatalog, SpotRefreshRepricesOfferingsInPlace) {
+  auto c = merge_api_catalog(
+      facts(), {row("g4dn.xlarge", 0.526, 0.2), row("m5.large", 0.096, 0.04)}, two_zones());
+  const Offering* before = find(c.catalog, "m5.large/us-east-1b/spot");
+  ASSERT_NE(before, nullptr);
+  const int changed = apply_spot_prices(c.catalog, {{{"m5.large", "us-east-1b"}, 0.031},
+                                                    {{"g4dn.xlarge", "us-east-1a"}, 0.2104},
+                                                    {{"m5.large", "us-east-1z"}, 0.01}});
+  EXPECT_EQ(changed, 1);  // g4dn's price did not move; 1z is no offering
+  EXPECT_EQ(find(c.catalog, "m5.large/us-east-1b/spot"), before);  // same object
+  EXPECT_EQ(before->micros_per_hour, 31000);
+  EXPECT_EQ(find(c.catalog, "m5.large/us-east-1a/spot")->micros_per_hour, 40000);  // no new price
+  EXPECT_EQ(find(c.catalog, "m5.large/us-east-1b/on-demand")->micros_per_hour, 96000);
+}
+
+std::map<std::string, std::string> form(const std::string& body) {
+  std::map<std::string, std::string> out;
+  size_t start = 0;
+  while (start <= body.size()) {
+    size_t amp = body.find('&', start);
+    if (amp == std::string::npos) amp = body.size();
+    const std::string kv = body.substr(start, amp - start);
+    const size_t eq = kv.find('=');
+    out[kv.substr(0, eq)] = eq == std::string::npos ? "" : kv.substr(eq + 1);
+    start = amp + 1;
+  }
+  return out;
+}
+
+TEST(AwsApiCatalog, ARestrictedFetchAsksTheOtherApisAboutTheTypesFoundOnly) {
+  testing::FakeTransport http;
+  testing::RecordingSleeper sleeper;
+  testing::FixedClock clock;
+  QueryClient ec2(http, {"AKID", "secret", "", "test"},
+                  ec2_service("us-east-1", "http://127.0.0.1:5000"), clock, sleeper,
+                  [] { return 0.0; });
+  http.answers.push_back(
+      {200,
+       "<DescribeInstanceTypesResponse><instanceTypeSet><item><instanceType>g5.xlarge</"
+       "instanceType>"
+       "</item><item><instanceType>g5.2xlarge</instanceType></item></instanceTypeSet>"
+       "</DescribeInstanceTypesResponse>",
+       ""});
+  http.answers.push_back(
+      {200,
+       "<DescribeInstanceTypeOfferingsResponse><instanceTypeOfferingSet><item><instanceType>"
+       "g5.xlarge</instanceType><location>us-east-1b</location></item></instanceTypeOfferingSet>"
+       "</DescribeInstanceTypeOfferingsResponse>",
+       ""});
+  http.answers.push_back({200,
+                          "<DescribeSpotPriceHistoryResponse><spotPriceHistorySet/></"
+                          "DescribeSpotPriceHistoryResponse>",
+                          ""});
+  CatalogOptions o = two_zones();
+  auto f = fetch_api_facts(ec2, o, clock.now(), {"g5.*"});
+  ASSERT_EQ(http.sent.size(), 3u);
+  auto types = form(http.sent[0].body);
+  EXPECT_EQ(types["Filter.1.Name"], "instance-type");
+  EXPECT_EQ(types["Filter.1.Value.1"], "g5.%2A");
+  auto offerings = form(http.sent[1].body);
+  EXPECT_EQ(offerings["Filter.1.Value.2"], "us-east-1b");
+  EXPECT_EQ(offerings["Filter.2.Name"], "instance-type");
+  EXPECT_EQ(offerings["Filter.2.Value.1"], "g5.2xlarge");
+  EXPECT_EQ(offerings["Filter.2.Value.2"], "g5.xlarge");
+  auto spot = form(http.sent[2].body);
+  EXPECT_EQ(spot["Action"], "DescribeSpotPriceHistory");
+  EXPECT_EQ(spot["InstanceType.1"], "g5.2xlarge");
+  EXPECT_EQ(spot["Filter.1.Value.1"], "us-east-1a");
+  EXPECT_EQ(f.types.size(), 2u);
+  EXPECT_EQ(f.offered.count({"g5.xlarge", "us-east-1b"}), 1u);
 }
 
 }  // namespace

@@ -1,5 +1,7 @@
 // AwsProvider against an independent implementation of the EC2 and Auto Scaling APIs: moto_server,
 // started on a free 127.0.0.1 port with signature checking on, driven with an IAM user's keys.
+#include <set>
+
 #include "aws_moto_fixture.h"
 
 namespace fitscale::aws {
@@ -179,6 +181,30 @@ TEST_F(AwsMoto, CatalogFromTheApiKeepsPricedTypesMotoKnowsAndExcludesTheRest) {
   EXPECT_TRUE(p3_excluded);
   for (const auto& o : c.catalog.offerings) EXPECT_NE(o.instance_type, "p3.2xlarge");
   EXPECT_GT(c.catalog.offerings.size(), 1000u);
+}
+
+TEST_F(AwsMoto, CatalogRestrictedToFamiliesHoldsThoseOnlyInTheZonesMotoOffersThem) {
+  Stack s(user, fleet_options("c-catalog-few"));
+  CatalogOptions zones;
+  zones.zones = {"us-east-1a", "us-east-1b"};
+  auto facts = fetch_api_facts(s.ec2, zones, s.clock.now(), {"g4dn.*", "p4de.*", "mac1.metal"});
+  std::set<std::string> names;
+  for (const auto& [name, t] : facts.types) names.insert(name);
+  EXPECT_TRUE(names.count("g4dn.xlarge"));
+  EXPECT_TRUE(names.count("p4de.24xlarge"));
+  EXPECT_TRUE(names.count("mac1.metal"));
+  EXPECT_FALSE(names.count("g5.xlarge"));
+  auto c =
+      merge_api_catalog(facts, parse_catalog_csv(default_catalog_csv(), "embedded catalog"), zones);
+  std::set<std::string> zones_of_p4de;
+  for (const auto& o : c.catalog.offerings) {
+    EXPECT_TRUE(o.instance_type.rfind("g4dn.", 0) == 0 || o.instance_type == "p4de.24xlarge")
+        << o.key();
+    if (o.instance_type == "p4de.24xlarge") zones_of_p4de.insert(o.zone);
+  }
+  EXPECT_EQ(zones_of_p4de, std::set<std::string>{"us-east-1b"});  // moto: 1b and 1c only
+  ASSERT_EQ(c.excluded.size(), 1u);  // nothing outside the patterns is called missing
+  EXPECT_EQ(c.excluded[0].instance_type, "mac1.metal");
 }
 
 }  // namespace

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <functional>
 
 #include "model/money.h"
 
@@ -42,25 +43,118 @@ void parse_spot_prices(const pugi::xml_node& response, ApiFacts& facts) {
   }
 }
 
-ApiFacts fetch_api_facts(QueryClient& ec2, const CatalogOptions& options, Time now) {
-  ApiFacts facts;
-  ec2.call_paginated("DescribeInstanceTypes", {{"MaxResults", "100"}},
-                     [&](const pugi::xml_node& r) { parse_instance_types(r, facts); });
-  NameValues offerings = {
-      {"LocationType", "availability-zone"}, {"Filter.1.Name", "location"}, {"MaxResults", "1000"}};
-  NameValues spot = {{"ProductDescription.1", "Linux/UNIX"},
-                     {"StartTime", format_rfc3339(now)},
-                     {"Filter.1.Name", "availability-zone"},
-                     {"MaxResults", "1000"}};
-  for (size_t i = 0; i < options.zones.size(); ++i) {
-    offerings.emplace_back("Filter.1.Value." + std::to_string(i + 1), options.zones[i]);
-    spot.emplace_back("Filter.1.Value." + std::to_string(i + 1), options.zones[i]);
+namespace {
+
+constexpr size_t kTypesPerCall = 100;  // filter values per request, well inside EC2's limits
+
+// `base` once per chunk of `types` (as Filter.N / InstanceType.N values), or once alone.
+void per_type_chunk(const std::vector<std::string>& types,
+                    const std::function<void(const std::vector<std::string>&)>& call) {
+  if (types.empty()) {
+    call({});
+    return;
   }
-  ec2.call_paginated("DescribeInstanceTypeOfferings", offerings,
-                     [&](const pugi::xml_node& r) { parse_type_offerings(r, facts); });
-  ec2.call_paginated("DescribeSpotPriceHistory", spot,
-                     [&](const pugi::xml_node& r) { parse_spot_prices(r, facts); });
+  for (size_t start = 0; start < types.size(); start += kTypesPerCall) {
+    const size_t end = std::min(types.size(), start + kTypesPerCall);
+    call({types.begin() + static_cast<std::ptrdiff_t>(start),
+          types.begin() + static_cast<std::ptrdiff_t>(end)});
+  }
+}
+
+void add_values(NameValues& p, const std::string& prefix, const std::vector<std::string>& values) {
+  for (size_t i = 0; i < values.size(); ++i) {
+    p.emplace_back(prefix + std::to_string(i + 1), values[i]);
+  }
+}
+
+}  // namespace
+
+bool matches_type_pattern(std::string_view name, std::string_view pattern) {
+  // Iterative glob with one backtrack point: linear enough for type names.
+  size_t n = 0, p = 0, star = std::string_view::npos, mark = 0;
+  while (n < name.size()) {
+    if (p < pattern.size() && (pattern[p] == '?' || pattern[p] == name[n])) {
+      ++n;
+      ++p;
+    } else if (p < pattern.size() && pattern[p] == '*') {
+      star = p++;
+      mark = n;
+    } else if (star != std::string_view::npos) {
+      p = star + 1;
+      n = ++mark;
+    } else {
+      return false;
+    }
+  }
+  while (p < pattern.size() && pattern[p] == '*') ++p;
+  return p == pattern.size();
+}
+
+std::map<std::pair<std::string, std::string>, double> fetch_spot_prices(
+    QueryClient& ec2, const std::vector<std::string>& zones, const std::vector<std::string>& types,
+    Time now) {
+  ApiFacts facts;
+  per_type_chunk(types, [&](const std::vector<std::string>& chunk) {
+    NameValues p = {{"ProductDescription.1", "Linux/UNIX"},
+                    {"StartTime", format_rfc3339(now)},
+                    {"Filter.1.Name", "availability-zone"},
+                    {"MaxResults", "1000"}};
+    add_values(p, "Filter.1.Value.", zones);
+    add_values(p, "InstanceType.", chunk);
+    ec2.call_paginated("DescribeSpotPriceHistory", p,
+                       [&](const pugi::xml_node& r) { parse_spot_prices(r, facts); });
+  });
+  return facts.spot;
+}
+
+ApiFacts fetch_api_facts(QueryClient& ec2, const CatalogOptions& options, Time now,
+                         const std::vector<std::string>& type_patterns) {
+  ApiFacts facts;
+  facts.type_patterns = type_patterns;
+  NameValues types = {{"MaxResults", "100"}};
+  if (!type_patterns.empty()) {
+    types.emplace_back("Filter.1.Name", "instance-type");
+    add_values(types, "Filter.1.Value.", type_patterns);
+  }
+  ec2.call_paginated("DescribeInstanceTypes", types,
+                     [&](const pugi::xml_node& r) { parse_instance_types(r, facts); });
+  // Restricted: ask the other two about exactly the types found (not every API takes wildcards
+  // the same way). Unrestricted: everything in the zones.
+  std::vector<std::string> names;
+  if (!type_patterns.empty()) {
+    for (const auto& [name, t] : facts.types) names.push_back(name);
+    if (names.empty()) return facts;
+  }
+  per_type_chunk(names, [&](const std::vector<std::string>& chunk) {
+    NameValues p = {{"LocationType", "availability-zone"},
+                    {"Filter.1.Name", "location"},
+                    {"MaxResults", "1000"}};
+    add_values(p, "Filter.1.Value.", options.zones);
+    if (!chunk.empty()) {
+      p.emplace_back("Filter.2.Name", "instance-type");
+      add_values(p, "Filter.2.Value.", chunk);
+    }
+    ec2.call_paginated("DescribeInstanceTypeOfferings", p,
+                       [&](const pugi::xml_node& r) { parse_type_offerings(r, facts); });
+  });
+  facts.spot = fetch_spot_prices(ec2, options.zones, names, now);
   return facts;
+}
+
+int apply_spot_prices(Catalog& catalog,
+                      const std::map<std::pair<std::string, std::string>, double>& spot) {
+  int changed = 0;
+  for (auto& o : catalog.offerings) {
+    if (o.capacity_type != CapacityType::Spot) continue;
+    auto s = spot.find({o.instance_type, o.zone});
+    if (s == spot.end()) continue;
+    const Micros micros = dollars_to_micros(s->second);
+    if (micros == o.micros_per_hour) continue;
+    o.usd_per_hour = s->second;
+    o.micros_per_hour = micros;
+    ++changed;
+  }
+  return changed;
 }
 
 ApiCatalog merge_api_catalog(const ApiFacts& facts, const std::vector<InstanceType>& price_table,
@@ -95,7 +189,11 @@ ApiCatalog merge_api_catalog(const ApiFacts& facts, const std::vector<InstanceTy
     types.push_back(std::move(t));
   }
   for (const auto& t : price_table) {
-    if (!facts.types.count(t.name)) {
+    const bool asked =
+        facts.type_patterns.empty() ||
+        std::any_of(facts.type_patterns.begin(), facts.type_patterns.end(),
+                    [&](const std::string& p) { return matches_type_pattern(t.name, p); });
+    if (asked && !facts.types.count(t.name)) {
       out.excluded.push_back({t.name, "not offered by the EC2 API in " + options.region});
     }
   }

@@ -25,6 +25,8 @@ struct ApiTypeFacts {
 };
 
 struct ApiFacts {
+  // What was asked for (aws.catalog.instanceTypes); empty = every type of the region.
+  std::vector<std::string> type_patterns;
   std::map<std::string, ApiTypeFacts> types;
   std::set<std::pair<std::string, std::string>> offered;       // (type, zone)
   std::map<std::pair<std::string, std::string>, double> spot;  // (type, zone) -> USD/hour now
@@ -45,8 +47,25 @@ void parse_instance_types(const pugi::xml_node& response, ApiFacts& facts);
 void parse_type_offerings(const pugi::xml_node& response, ApiFacts& facts);
 void parse_spot_prices(const pugi::xml_node& response, ApiFacts& facts);
 
-// Calls the three APIs (paginated) for `options.zones`.
-ApiFacts fetch_api_facts(QueryClient& ec2, const CatalogOptions& options, Time now);
+// Calls the three APIs (paginated) for `options.zones`. `type_patterns` (names or wildcards
+// such as "g5.*") restricts DescribeInstanceTypes; the other two are then asked about the types
+// it returned only.
+ApiFacts fetch_api_facts(QueryClient& ec2, const CatalogOptions& options, Time now,
+                         const std::vector<std::string>& type_patterns = {});
+
+// The current spot price of every (type, zone) the API knows for `zones`; `types` empty = all.
+std::map<std::pair<std::string, std::string>, double> fetch_spot_prices(
+    QueryClient& ec2, const std::vector<std::string>& zones, const std::vector<std::string>& types,
+    Time now);
+
+// Re-prices the catalog's spot offerings in place (the offerings themselves, and so every
+// pointer to them, stay): returns how many prices changed. Offerings the API has no price for
+// keep theirs.
+int apply_spot_prices(Catalog& catalog,
+                      const std::map<std::pair<std::string, std::string>, double>& spot);
+
+// EC2 filter wildcards: '*' any run of characters, '?' one character.
+bool matches_type_pattern(std::string_view name, std::string_view pattern);
 
 // Pure: API facts x price table -> offerings. Sizes come from the API, on-demand prices from the
 // table, spot prices from the API where it has one (else the table's estimate).
