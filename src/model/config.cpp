@@ -324,7 +324,8 @@ void read_simulator(const Reader& r, const YAML::Node& n, SimulatorConfig& out) 
 
 void read_aws(const Reader& r, const YAML::Node& n, AwsConfig& out) {
   r.expect_map(n, "aws",
-               {"endpoint", "region", "mode", "launchTemplate", "subnets", "asgTag", "credentialsProfile"});
+               {"endpoint", "region", "mode", "launchTemplate", "subnets", "asgTag",
+                "credentialsProfile", "catalog", "interruptionQueue"});
   if (n.IsNull()) return;
   if (auto v = n["endpoint"]) {
     out.endpoint = r.string(v, "aws.endpoint");
@@ -358,6 +359,29 @@ void read_aws(const Reader& r, const YAML::Node& n, AwsConfig& out) {
   }
   if (auto v = n["asgTag"]) out.asg_tag = r.string(v, "aws.asgTag");
   if (auto v = n["credentialsProfile"]) out.credentials_profile = r.string(v, "aws.credentialsProfile");
+  if (auto c = n["catalog"]) {
+    r.expect_map(c, "aws.catalog", {"instanceTypes", "spotPriceRefresh"});
+    if (!c.IsNull()) {
+      if (auto l = c["instanceTypes"]; l && !l.IsNull()) {
+        r.expect_list(l, "aws.catalog.instanceTypes");
+        for (std::size_t i = 0; i < l.size(); ++i) {
+          out.catalog_instance_types.push_back(
+              r.string(l[i], "aws.catalog.instanceTypes[" + std::to_string(i) + "]"));
+        }
+      }
+      if (auto v = c["spotPriceRefresh"]) {
+        out.spot_price_refresh_s = r.duration(v, "aws.catalog.spotPriceRefresh", 0);
+      }
+    }
+  }
+  if (auto v = n["interruptionQueue"]) {
+    out.interruption_queue = r.string(v, "aws.interruptionQueue");
+    if (out.interruption_queue.rfind("http://", 0) != 0 &&
+        out.interruption_queue.rfind("https://", 0) != 0) {
+      r.fail(v, "aws.interruptionQueue",
+             "must be the queue's http:// or https:// URL, got " + Reader::shown(v));
+    }
+  }
 }
 
 void read_allocatable(const Reader& r, const YAML::Node& n, AllocatableRule& out) {

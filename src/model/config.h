@@ -71,6 +71,13 @@ struct AwsConfig {
   std::map<std::string, std::string> subnets;  // zone -> subnet id
   std::string asg_tag;                         // tag key that marks fitscale's ASGs (mode asg)
   std::string credentials_profile;             // empty = the default credential chain
+  // catalog.instanceTypes: EC2 type names or wildcards ("g5.*") fitscale asks the API about;
+  // empty = every type in the region. catalog.spotPriceRefresh: 0 = prices read at start only.
+  std::vector<std::string> catalog_instance_types;
+  Seconds spot_price_refresh_s = 600;
+  // SQS queue fed by EventBridge with spot interruption warnings, rebalance recommendations and
+  // instance state changes; empty = none.
+  std::string interruption_queue;
 };
 
 struct MetricsConfig {

@@ -15,6 +15,9 @@ inline constexpr const char* kTagNamespace = "fitscale.io/namespace";
 // On an Auto Scaling group (mode asg): what it launches, when the launch template cannot say.
 inline constexpr const char* kTagInstanceType = "fitscale.io/instance-type";
 inline constexpr const char* kTagCapacityType = "fitscale.io/capacity-type";
+// Written on an instance when an interruption notice for it arrives, so the notice outlives the
+// queue message and a restart of fitscale (value: "<kind>,<event time>").
+inline constexpr const char* kTagInterruption = "fitscale.io/interruption-notice";
 
 struct AwsProviderOptions {
   std::string cluster_name = "fitscale";
@@ -24,6 +27,9 @@ struct AwsProviderOptions {
   std::map<std::string, std::string> subnets;  // zone -> subnet id
   // mode asg: groups carrying this tag with the cluster name as value are fitscale's.
   std::string asg_tag = kTagCluster;
+  // false (dry run): interruption notices are only remembered, never tagged on the instance nor
+  // deleted from the queue.
+  bool consume_interruptions = true;
 };
 
 AwsProviderOptions provider_options(const Config& config);

@@ -10,15 +10,23 @@
 namespace fitscale::aws {
 
 AwsProvider::AwsProvider(QueryClient& ec2, QueryClient* autoscaling, const Catalog* catalog,
-                         const Clock& clock, AwsProviderOptions options)
-    : ec2_(ec2), autoscaling_(autoscaling), clock_(clock), options_(std::move(options)) {
-  if (catalog) {
-    for (const auto& o : catalog->offerings) {
-      prices_[offering_key(o.instance_type, o.zone, o.capacity_type)] = o.micros_per_hour;
-    }
-  }
+                         const Clock& clock, AwsProviderOptions options,
+                         InterruptionQueue* interruptions)
+    : ec2_(ec2),
+      autoscaling_(autoscaling),
+      clock_(clock),
+      options_(std::move(options)),
+      interruptions_(interruptions) {
+  if (catalog) set_prices(*catalog);
   if (options_.mode == AwsMode::Asg && !autoscaling_) {
     throw InputError("aws.mode asg needs an Auto Scaling endpoint");
+  }
+}
+
+void AwsProvider::set_prices(const Catalog& catalog) {
+  prices_.clear();
+  for (const auto& o : catalog.offerings) {
+    prices_[offering_key(o.instance_type, o.zone, o.capacity_type)] = o.micros_per_hour;
   }
 }
 
@@ -54,17 +62,68 @@ LaunchResult AwsProvider::launch_fleet(const LaunchRequest& request) {
 }
 
 std::vector<Instance> AwsProvider::list_instances() {
-  if (options_.mode == AwsMode::Asg) return list_asg();
   std::vector<Instance> out;
-  auto lookup = [this](const std::string& t, const std::string& z, CapacityType c) {
-    return price(t, z, c);
-  };
-  ec2_.call_paginated(
-      "DescribeInstances", describe_cluster_instances_params(options_.cluster_name),
-      [&](const pugi::xml_node& root) { parse_describe_instances(root, lookup, out); });
-  std::sort(out.begin(), out.end(),
-            [](const Instance& a, const Instance& b) { return a.id < b.id; });
+  if (options_.mode == AwsMode::Asg) {
+    out = list_asg();
+  } else {
+    auto lookup = [this](const std::string& t, const std::string& z, CapacityType c) {
+      return price(t, z, c);
+    };
+    ec2_.call_paginated(
+        "DescribeInstances", describe_cluster_instances_params(options_.cluster_name),
+        [&](const pugi::xml_node& root) { parse_describe_instances(root, lookup, out); });
+    std::sort(out.begin(), out.end(),
+              [](const Instance& a, const Instance& b) { return a.id < b.id; });
+  }
+  mark_interruptions(out);
   return out;
+}
+
+void AwsProvider::mark_interruptions(std::vector<Instance>& instances) {
+  std::set<std::string> listed;
+  for (const auto& i : instances) listed.insert(i.id);
+  // A notice matters while its instance is listed; after that the id is never seen again.
+  for (auto it = noticed_.begin(); it != noticed_.end();) {
+    it = listed.count(*it) ? std::next(it) : noticed_.erase(it);
+  }
+  if (interruptions_) {
+    InterruptionReport report;
+    try {
+      auto got = interruptions_->receive();
+      report.ignored = got.ignored;
+      for (auto& e : got.events) {
+        if (!listed.count(e.instance_id)) {
+          report.foreign.push_back(std::move(e));
+          continue;
+        }
+        if (options_.consume_interruptions) {
+          // The tag is the durable copy: written before the message is deleted.
+          try {
+            ec2_.call("CreateTags",
+                      {{"ResourceId.1", e.instance_id},
+                       {"Tag.1.Key", kTagInterruption},
+                       {"Tag.1.Value", std::string(to_string(e.kind)) + "," + e.time}});
+          } catch (const AwsError& tag_error) {
+            // Gone already, or no permission: the notice still holds for this process.
+            report.tag_error = tag_error.what();
+          }
+        }
+        noticed_.insert(e.instance_id);
+        report.marked.push_back(std::move(e));
+      }
+      if (options_.consume_interruptions) interruptions_->acknowledge(got.receipt_handles);
+    } catch (const AwsError& e) {
+      // Without the queue fitscale still scales; it only learns of interruptions later.
+      report.error = e.what();
+    }
+    if (on_interruptions_ && (!report.marked.empty() || !report.foreign.empty() ||
+                              report.ignored > 0 || !report.error.empty())) {
+      on_interruptions_(report);
+    }
+  }
+  for (auto& i : instances) {
+    if (noticed_.count(i.id) || i.tags.count(kTagInterruption)) i.interruption_notice = true;
+  }
 }
 
 void AwsProvider::terminate_ec2(const std::vector<std::string>& ids) {

@@ -1,31 +1,53 @@
 #pragma once
 // fitscale's CloudProvider for AWS. Mode fleet (default): one CreateFleet (instant) per launch
 // decision, instances found again by tag. Mode asg: the user's Auto Scaling groups, found by tag.
+#include <functional>
 #include <map>
+#include <set>
 #include <string>
 #include <vector>
 
 #include "cloud/aws/asg_groups.h"
 #include "cloud/aws/aws_options.h"
+#include "cloud/aws/interruption_queue.h"
 #include "cloud/aws/query_client.h"
 #include "controller/interfaces.h"
 #include "model/catalog.h"
 
 namespace fitscale::aws {
 
+// What one read of the interruption queue found, for the log.
+struct InterruptionReport {
+  std::vector<InterruptionEvent> marked;   // events for this cluster's instances
+  std::vector<InterruptionEvent> foreign;  // events for instances this cluster does not own
+  int ignored = 0;                         // messages that were no event fitscale acts on
+  std::string error;                       // the queue could not be read (listing went on)
+  std::string tag_error;  // a notice could not be tagged on its instance (it holds in memory)
+};
+
 class AwsProvider final : public CloudProvider {
  public:
-  // `autoscaling` is needed in mode asg only; `catalog` (may be null) prices listed instances.
+  // `autoscaling` is needed in mode asg only; `catalog` (may be null) prices listed instances;
+  // `interruptions` (may be null) is read on every list_instances().
   AwsProvider(QueryClient& ec2, QueryClient* autoscaling, const Catalog* catalog,
-              const Clock& clock, AwsProviderOptions options);
+              const Clock& clock, AwsProviderOptions options,
+              InterruptionQueue* interruptions = nullptr);
 
   std::string name() const override { return "aws"; }
   // Never throws for an API error: it comes back as a LaunchFailure with the AWS code.
   LaunchResult launch(const LaunchRequest& request) override;
   // Throws AwsError: an instance that could not be terminated must not be forgotten.
   void terminate(const std::vector<std::string>& instance_ids) override;
-  // Throws AwsError: the controller must not act on a view it could not get.
+  // Throws AwsError: the controller must not act on a view it could not get. Instances with an
+  // interruption notice (from the queue, or tagged by an earlier read) are marked.
   std::vector<Instance> list_instances() override;
+
+  // Prices listed instances from this catalog from now on (after a catalog refresh).
+  void set_prices(const Catalog& catalog);
+  // Called after a read of the interruption queue that found something or failed.
+  void on_interruptions(std::function<void(const InterruptionReport&)> f) {
+    on_interruptions_ = std::move(f);
+  }
 
   // Mode asg: the cluster's groups as the API reports them now.
   std::vector<AutoScalingGroup> groups();
@@ -39,6 +61,7 @@ class AwsProvider final : public CloudProvider {
   std::string resolve_template_type(const AutoScalingGroup& g);
   Micros price(const std::string& type, const std::string& zone, CapacityType c) const;
   Instance member_instance(const AutoScalingGroup& g, const AsgMember& m) const;
+  void mark_interruptions(std::vector<Instance>& instances);
 
   QueryClient& ec2_;
   QueryClient* autoscaling_;
@@ -46,6 +69,9 @@ class AwsProvider final : public CloudProvider {
   AwsProviderOptions options_;
   std::map<std::string, Micros, std::less<>> prices_;  // offering key -> micro-dollars per hour
   std::map<std::string, std::string> template_types_;  // launch template id:version -> type
+  InterruptionQueue* interruptions_;
+  std::set<std::string> noticed_;  // instance ids with a notice (kept while they are listed)
+  std::function<void(const InterruptionReport&)> on_interruptions_;
 };
 
 }  // namespace fitscale::aws

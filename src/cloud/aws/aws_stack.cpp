@@ -6,6 +6,7 @@ AwsStackOptions stack_options(const Config& config) {
   AwsStackOptions o;
   o.provider = provider_options(config);
   o.endpoint = config.aws.endpoint;
+  o.interruption_queue = config.aws.interruption_queue;
   return o;
 }
 
@@ -20,6 +21,16 @@ AwsStack::AwsStack(Credentials credentials, AwsStackOptions options, const Clock
           http_, credentials, autoscaling_service(options.provider.region, options.endpoint), clock,
           sleeper_, [this] { return std::uniform_real_distribution<double>(0.0, 1.0)(rng_); },
           options.retry),
-      provider_(ec2_, &autoscaling_, catalog, clock, options.provider) {}
+      sqs_(options.interruption_queue.empty()
+               ? nullptr
+               : std::make_unique<QueryClient>(
+                     http_, credentials,
+                     sqs_service(options.interruption_queue, options.provider.region), clock,
+                     sleeper_,
+                     [this] { return std::uniform_real_distribution<double>(0.0, 1.0)(rng_); },
+                     options.retry)),
+      interruptions_(sqs_ ? std::make_unique<InterruptionQueue>(*sqs_, options.interruption_queue)
+                          : nullptr),
+      provider_(ec2_, &autoscaling_, catalog, clock, options.provider, interruptions_.get()) {}
 
 }  // namespace fitscale::aws

@@ -20,9 +20,11 @@ struct AwsStackOptions {
   std::string endpoint;  // "" = the public endpoints of the region; one URL serves both APIs (moto)
   std::uint64_t jitter_seed = 0;  // seeds the backoff jitter (pass a random_device draw)
   RetryPolicy retry;
+  std::string interruption_queue;  // SQS queue URL; "" = no interruption notices from a queue
 };
 
-// From the config file: cluster name, region, mode, template, subnets, asgTag, aws.endpoint.
+// From the config file: cluster name, region, mode, template, subnets, asgTag, aws.endpoint,
+// aws.interruptionQueue.
 AwsStackOptions stack_options(const Config& config);
 
 class AwsStack {
@@ -33,6 +35,7 @@ class AwsStack {
   AwsProvider& provider() { return provider_; }
   QueryClient& ec2() { return ec2_; }
   QueryClient& autoscaling() { return autoscaling_; }
+  InterruptionQueue* interruptions() { return interruptions_.get(); }
 
  private:
   CurlTransport http_;
@@ -40,6 +43,8 @@ class AwsStack {
   std::mt19937_64 rng_;
   QueryClient ec2_;
   QueryClient autoscaling_;
+  std::unique_ptr<QueryClient> sqs_;
+  std::unique_ptr<InterruptionQueue> interruptions_;
   AwsProvider provider_;
 };
 
