@@ -2,6 +2,9 @@
 
 #include <cstdlib>
 #include <random>
+#include <set>
+
+#include "planner/policy_from_config.h"
 
 namespace fitscale::cli {
 namespace {
@@ -27,15 +30,34 @@ aws::CredentialEnvironment aws_credential_environment() {
 
 std::unique_ptr<aws::AwsStack> make_aws_stack(const Config& config, const std::string& endpoint,
                                               const std::string& cluster_name, const Clock& clock,
-                                              const Catalog* catalog) {
+                                              const Catalog* catalog, AwsRole role) {
   auto credentials =
       aws::resolve_credentials(aws_credential_environment(), config.aws.credentials_profile);
   auto options = aws::stack_options(config);
   if (!endpoint.empty()) options.endpoint = endpoint;
   if (!cluster_name.empty()) options.provider.cluster_name = cluster_name;
+  if (role == AwsRole::VirtualCluster) options.interruption_queue.clear();
+  options.provider.consume_interruptions = role == AwsRole::Autoscaler;
   options.jitter_seed = std::random_device{}();
   return std::make_unique<aws::AwsStack>(std::move(credentials), std::move(options), clock,
                                          catalog);
+}
+
+aws::ApiCatalog load_api_catalog(aws::AwsStack& stack, const std::vector<InstanceType>& price_table,
+                                 const Config& config, Time now) {
+  const CatalogOptions options = catalog_options_from_config(config);
+  const auto facts =
+      aws::fetch_api_facts(stack.ec2(), options, now, config.aws.catalog_instance_types);
+  return aws::merge_api_catalog(facts, price_table, options);
+}
+
+std::vector<std::string> spot_refresh_types(const Catalog& catalog, const Config& config) {
+  if (config.aws.catalog_instance_types.empty()) return {};
+  std::set<std::string> names;
+  for (const auto& o : catalog.offerings) {
+    if (o.capacity_type == CapacityType::Spot) names.insert(o.instance_type);
+  }
+  return {names.begin(), names.end()};
 }
 
 }  // namespace fitscale::cli

@@ -5,6 +5,7 @@
 #include <memory>
 #include <string>
 
+#include "cloud/aws/api_catalog.h"
 #include "cloud/aws/aws_stack.h"
 #include "cloud/aws/credentials.h"
 #include "model/config.h"
@@ -15,10 +16,26 @@ namespace fitscale::cli {
 // AWS_SHARED_CREDENTIALS_FILE, AWS_CONFIG_FILE, HOME.
 aws::CredentialEnvironment aws_credential_environment();
 
+// Who the stack is for. Only the autoscaler reads aws.interruptionQueue (the virtual cluster
+// must not take its messages); in a dry run it reads but neither tags nor deletes.
+enum class AwsRole { VirtualCluster, Autoscaler, AutoscalerDryRun };
+
 // `endpoint` overrides aws.endpoint when not empty; `cluster_name` overrides the config's when
 // not empty. `catalog` (may be null) must outlive the result. Throws InputError when no keys.
 std::unique_ptr<aws::AwsStack> make_aws_stack(const Config& config, const std::string& endpoint,
                                               const std::string& cluster_name, const Clock& clock,
-                                              const Catalog* catalog);
+                                              const Catalog* catalog,
+                                              AwsRole role = AwsRole::VirtualCluster);
+
+// The catalog `fitscale run --provider aws` plans on: the region's types, zones and spot prices
+// from the EC2 API (restricted to aws.catalog.instanceTypes when set) merged with `price_table`.
+// Throws AwsError when the API cannot be read: fitscale never plans on offerings it could not
+// check.
+aws::ApiCatalog load_api_catalog(aws::AwsStack& stack, const std::vector<InstanceType>& price_table,
+                                 const Config& config, Time now);
+
+// The types whose spot prices a refresh asks for: none (= all) when the config does not
+// restrict the catalog, else the catalog's types that have spot offerings.
+std::vector<std::string> spot_refresh_types(const Catalog& catalog, const Config& config);
 
 }  // namespace fitscale::cli

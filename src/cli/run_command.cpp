@@ -5,6 +5,7 @@
 // the Controller every interval; SIGTERM/SIGINT stop it cleanly and release the lease so a
 // standby replica takes over at once. This file is the edge: it reads the wall clock, the
 // environment (in-cluster config, AWS keys), the hostname and the pid.
+#include <fmt/format.h>
 #include <pthread.h>
 #include <signal.h>
 #include <unistd.h>
@@ -15,18 +16,20 @@
 #include <fstream>
 #include <memory>
 #include <mutex>
+#include <set>
 #include <sstream>
 #include <string>
 #include <thread>
 
 #include "cli/aws_setup.h"
 #include "cli/commands.h"
+#include "cloud/aws/api_catalog.h"
 #include "cloud/aws/aws_stack.h"
 #include "cloud/sim/remote_sim_cloud.h"
 #include "controller/controller.h"
 #include "cost/budget_alerts_from_config.h"
-#include "cost/sqlite_ledger.h"
 #include "cost/memory_ledger.h"
+#include "cost/sqlite_ledger.h"
 #include "kube/decode_codecs.h"
 #include "kube/kube_cluster_view.h"
 #include "kube/kubeconfig.h"
@@ -58,13 +61,15 @@ struct RunFlags {
   std::string ledger;
   std::string metrics_address;  // "" = the config's metrics.address; "off" = none
   std::string aws_endpoint;
+  std::string interruption_queue;
   std::string log_format = "text";
 };
 
 class WallClock final : public Clock {
  public:
   Time now() const override {
-    return std::chrono::duration_cast<std::chrono::seconds>(std::chrono::system_clock::now().time_since_epoch())
+    return std::chrono::duration_cast<std::chrono::seconds>(
+               std::chrono::system_clock::now().time_since_epoch())
         .count();
   }
 };
@@ -79,7 +84,8 @@ std::string read_file(const std::string& path, const char* what) {
 
 std::string default_identity() {
   char host[256] = {};
-  if (gethostname(host, sizeof host - 1) != 0 || host[0] == '\0') std::snprintf(host, sizeof host, "fitscale");
+  if (gethostname(host, sizeof host - 1) != 0 || host[0] == '\0')
+    std::snprintf(host, sizeof host, "fitscale");
   return std::string(host) + "-" + std::to_string(getpid());
 }
 
@@ -95,9 +101,10 @@ struct ProviderHandle {
   CloudProvider* provider = nullptr;
 };
 
-// The one place that knows the providers.
-ProviderHandle make_provider(const RunFlags& f, const KubeConfig& kube, const Config& config, const Clock& clock,
-                             const Catalog& catalog) {
+// The one place that knows the providers. The AWS provider learns its prices from the catalog
+// once that has been read from its API (set_prices).
+ProviderHandle make_provider(const RunFlags& f, const KubeConfig& kube, const Config& config,
+                             const Clock& clock) {
   ProviderHandle h;
   if (f.provider == "sim") {
     // The virtual cluster serves its simulated cloud next to the Kubernetes API.
@@ -107,7 +114,8 @@ ProviderHandle make_provider(const RunFlags& f, const KubeConfig& kube, const Co
     h.owned = std::make_unique<RemoteSimCloud>(o);
     h.provider = h.owned.get();
   } else if (f.provider == "aws") {
-    h.aws = make_aws_stack(config, f.aws_endpoint, "", clock, &catalog);
+    h.aws = make_aws_stack(config, f.aws_endpoint, "", clock, nullptr,
+                           f.dry_run ? AwsRole::AutoscalerDryRun : AwsRole::Autoscaler);
     h.provider = &h.aws->provider();
   } else {
     throw InputError("--provider: expected sim or aws, got '" + f.provider + "'");
@@ -124,10 +132,11 @@ class GatedCloud final : public CloudProvider {
   std::string name() const override { return inner_.name(); }
   LaunchResult launch(const LaunchRequest& r) override {
     if (gate_()) return inner_.launch(r);
-    log_.warn("not launching: this replica is not the leader", {{"instance_type", r.instance_type}});
+    log_.warn("not launching: this replica is not the leader",
+              {{"instance_type", r.instance_type}});
     LaunchResult out;
-    out.failures.push_back({r.instance_type + "/" + r.zone + "/" + to_string(r.capacity_type), r.count,
-                            "NotLeader", "this replica is not the leader", false});
+    out.failures.push_back({r.instance_type + "/" + r.zone + "/" + to_string(r.capacity_type),
+                            r.count, "NotLeader", "this replica is not the leader", false});
     return out;
   }
   void terminate(const std::vector<std::string>& ids) override {
@@ -183,18 +192,67 @@ class SignalWaiter {
   std::thread thread_;
 };
 
+std::string joined(const std::vector<std::string>& v, const char* sep) {
+  std::string out;
+  for (const auto& s : v) out += (out.empty() ? "" : sep) + s;
+  return out;
+}
+
+// Once at start: what the API catalog holds and what it left out, with reasons (a few of them:
+// a region has dozens of types nobody prices).
+void log_api_catalog(const obs::Logger& log, const aws::ApiCatalog& c, const Config& config,
+                     double seconds) {
+  int spot = 0;
+  std::set<std::string> types;
+  for (const auto& o : c.catalog.offerings) {
+    spot += o.capacity_type == CapacityType::Spot;
+    types.insert(o.instance_type);
+  }
+  const auto& patterns = config.aws.catalog_instance_types;
+  log.info("catalog from the EC2 API",
+           {{"offerings", std::to_string(c.catalog.offerings.size())},
+            {"spot_offerings", std::to_string(spot)},
+            {"instance_types", std::to_string(types.size())},
+            {"zones", joined(config.zones, ",")},
+            {"asked_for", patterns.empty() ? "every type" : joined(patterns, ",")},
+            {"excluded", std::to_string(c.excluded.size())},
+            {"seconds", fmt::format("{:.1f}", seconds)}});
+  if (c.excluded.empty()) return;
+  std::vector<std::string> examples;
+  // Unpriced types first: those are the ones a user may have expected to get.
+  for (int pass = 0; pass < 2 && examples.size() < 5; ++pass) {
+    for (const auto& e : c.excluded) {
+      const bool unpriced = e.reason.find("price") != std::string::npos;
+      if ((pass == 0) != unpriced || examples.size() >= 5) continue;
+      examples.push_back(e.instance_type + ": " + e.reason);
+    }
+  }
+  log.warn("instance types left out of the catalog",
+           {{"count", std::to_string(c.excluded.size())}, {"examples", joined(examples, "; ")}});
+}
+
 int run(const RunFlags& f) {
   // Everything that can be wrong with the input is checked before a thread or a connection exists.
-  const Config config = f.config.empty() ? Config{} : load_config_file(f.config);
+  Config config = f.config.empty() ? Config{} : load_config_file(f.config);
+  if (!f.interruption_queue.empty()) {
+    if (f.interruption_queue.rfind("http://", 0) != 0 &&
+        f.interruption_queue.rfind("https://", 0) != 0) {
+      throw InputError("--interruption-queue: must be the queue's http:// or https:// URL, got '" +
+                       f.interruption_queue + "'");
+    }
+    config.aws.interruption_queue = f.interruption_queue;
+  }
   const Seconds interval_s = f.interval_s > 0 ? f.interval_s : config.controller.interval_s;
   if (f.lease_duration_s < 2) throw InputError("--lease-duration: must be at least 2 seconds");
-  const KubeConfig kube = f.kubeconfig.empty()
-                              ? in_cluster_config({env("KUBERNETES_SERVICE_HOST"), env("KUBERNETES_SERVICE_PORT")})
-                              : load_kubeconfig(f.kubeconfig);
-  const Catalog catalog =
-      build_catalog(f.catalog.empty() ? parse_catalog_csv(default_catalog_csv(), "embedded catalog")
-                                      : parse_catalog_csv(read_file(f.catalog, "catalog"), f.catalog),
-                    catalog_options_from_config(config));
+  const KubeConfig kube =
+      f.kubeconfig.empty()
+          ? in_cluster_config({env("KUBERNETES_SERVICE_HOST"), env("KUBERNETES_SERVICE_PORT")})
+          : load_kubeconfig(f.kubeconfig);
+  // The shipped (or --catalog) table: the whole catalog for --provider sim, the on-demand prices
+  // and spot estimates for --provider aws.
+  const std::vector<InstanceType> price_table =
+      f.catalog.empty() ? parse_catalog_csv(default_catalog_csv(), "embedded catalog")
+                        : parse_catalog_csv(read_file(f.catalog, "catalog"), f.catalog);
   const std::string identity = f.id.empty() ? default_identity() : f.id;
 
   SignalWaiter signals;
@@ -204,7 +262,57 @@ int run(const RunFlags& f) {
   log_options.now = [&clock] { return clock.now(); };
   obs::Logger log(log_options);
 
-  ProviderHandle provider = make_provider(f, kube, config, clock, catalog);
+  ProviderHandle provider = make_provider(f, kube, config, clock);
+  // Offerings are re-priced in place (spot refresh): the controller's pointers into them stay.
+  Catalog catalog;
+  std::vector<std::string> spot_types;
+  bool refresh_spot = false;
+  if (provider.aws) {
+    const auto started = std::chrono::steady_clock::now();
+    aws::ApiCatalog api;
+    try {
+      api = load_api_catalog(*provider.aws, price_table, config, clock.now());
+    } catch (const aws::AwsError& e) {
+      throw std::runtime_error(std::string("cannot read the instance catalog from the EC2 API: ") +
+                               e.what());
+    }
+    const double seconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+    log_api_catalog(log, api, config, seconds);
+    catalog = std::move(api.catalog);
+    provider.aws->provider().set_prices(catalog);
+    spot_types = spot_refresh_types(catalog, config);
+    refresh_spot = config.aws.spot_price_refresh_s > 0 &&
+                   (config.aws.catalog_instance_types.empty() || !spot_types.empty());
+    provider.aws->provider().on_interruptions([&log](const aws::InterruptionReport& r) {
+      for (const auto& e : r.marked) {
+        log.warn("interruption notice: the node will be replaced",
+                 {{"instance", e.instance_id},
+                  {"kind", aws::to_string(e.kind)},
+                  {"detail", e.detail},
+                  {"time", e.time}});
+      }
+      for (const auto& e : r.foreign) {
+        log.info("interruption notice for an instance this cluster does not own",
+                 {{"instance", e.instance_id}, {"kind", aws::to_string(e.kind)}});
+      }
+      if (r.ignored > 0) {
+        log.info("interruption queue: messages that are no interruption event were dropped",
+                 {{"count", std::to_string(r.ignored)}});
+      }
+      if (!r.error.empty()) log.warn("interruption queue could not be read", {{"error", r.error}});
+      if (!r.tag_error.empty()) {
+        log.warn("interruption notice not tagged on the instance: a restart will not know it",
+                 {{"error", r.tag_error}});
+      }
+    });
+    if (provider.aws->interruptions()) {
+      log.info("reading interruption notices", {{"queue", provider.aws->interruptions()->url()}});
+    }
+  } else {
+    catalog = build_catalog(price_table, catalog_options_from_config(config));
+  }
+  Time next_spot_refresh = clock.now() + config.aws.spot_price_refresh_s;
 
   KubeViewOptions view_options;
   view_options.instance = identity;
@@ -223,8 +331,10 @@ int run(const RunFlags& f) {
   GatedCloud cloud(*provider.provider, may_act, log);
 
   std::unique_ptr<Ledger> ledger;
-  if (!f.ledger.empty()) ledger = std::make_unique<SqliteLedger>(f.ledger);
-  else ledger = std::make_unique<MemoryLedger>();
+  if (!f.ledger.empty())
+    ledger = std::make_unique<SqliteLedger>(f.ledger);
+  else
+    ledger = std::make_unique<MemoryLedger>();
   BudgetAlerts alerts = make_budget_alerts(config, dynamic_cast<AlertLog*>(ledger.get()));
 
   ControllerOptions controller_options;
@@ -239,6 +349,16 @@ int run(const RunFlags& f) {
   metrics_options.catalog = &catalog;
   metrics_options.region = config.region;
   obs::MetricsRecorder metrics(registry, metrics_options);
+  if (provider.aws) {
+    auto offerings = registry.gauge("fitscale_catalog_offerings",
+                                    "Offerings (type x zone x capacity type) fitscale may launch, "
+                                    "as the EC2 API reported them at start.",
+                                    {"capacity_type"});
+    int spot = 0;
+    for (const auto& o : catalog.offerings) spot += o.capacity_type == CapacityType::Spot;
+    offerings.set({"spot"}, spot);
+    offerings.set({"on-demand"}, static_cast<double>(catalog.offerings.size()) - spot);
+  }
   obs::Readiness readiness(interval_s, [&clock] { return clock.now(); });
   obs::LogRecorder log_recorder(log);
   std::vector<Recorder*> targets{&log_recorder, &metrics, &readiness};
@@ -246,19 +366,20 @@ int run(const RunFlags& f) {
   FanoutRecorder recorder(targets);
 
   std::unique_ptr<obs::ObsServer> obs_server;
-  const std::string metrics_address = f.metrics_address.empty() ? config.metrics.address : f.metrics_address;
+  const std::string metrics_address =
+      f.metrics_address.empty() ? config.metrics.address : f.metrics_address;
   if (metrics_address != "off") {
-    obs_server = std::make_unique<obs::ObsServer>(metrics_address, registry, [&readiness] { return readiness.ready(); });
+    obs_server = std::make_unique<obs::ObsServer>(metrics_address, registry,
+                                                  [&readiness] { return readiness.ready(); });
     obs_server->start();
   }
 
-  log.info("fitscale run: starting",
-           {{"id", identity},
-            {"server", kube.server},
-            {"provider", provider.provider->name()},
-            {"interval", std::to_string(interval_s) + "s"},
-            {"dry_run", f.dry_run ? "true" : "false"},
-            {"metrics", obs_server ? obs_server->url() : "off"}});
+  log.info("fitscale run: starting", {{"id", identity},
+                                      {"server", kube.server},
+                                      {"provider", provider.provider->name()},
+                                      {"interval", std::to_string(interval_s) + "s"},
+                                      {"dry_run", f.dry_run ? "true" : "false"},
+                                      {"metrics", obs_server ? obs_server->url() : "off"}});
   view.start();
   if (elector) elector->start([&](bool leading) { readiness.set_leader(leading); });
 
@@ -283,6 +404,19 @@ int run(const RunFlags& f) {
       controller = std::make_unique<Controller>(view, cloud, catalog, clock, ledger.get(), recorder,
                                                 controller_options);
     }
+    if (refresh_spot && clock.now() >= next_spot_refresh) {
+      next_spot_refresh = clock.now() + config.aws.spot_price_refresh_s;
+      try {
+        const auto prices =
+            aws::fetch_spot_prices(provider.aws->ec2(), config.zones, spot_types, clock.now());
+        const int changed = aws::apply_spot_prices(catalog, prices);
+        provider.aws->provider().set_prices(catalog);
+        log.info("spot prices refreshed",
+                 {{"prices", std::to_string(prices.size())}, {"changed", std::to_string(changed)}});
+      } catch (const aws::AwsError& e) {
+        log.warn("spot prices not refreshed: keeping the last ones", {{"error", e.what()}});
+      }
+    }
     try {
       controller->reconcile();
     } catch (const std::exception& e) {
@@ -292,7 +426,8 @@ int run(const RunFlags& f) {
     }
   }
 
-  log.info("fitscale run: stopping", {{"signal", signals.signal() == SIGINT ? "SIGINT" : "SIGTERM"}});
+  log.info("fitscale run: stopping",
+           {{"signal", signals.signal() == SIGINT ? "SIGINT" : "SIGTERM"}});
   controller.reset();
   if (elector) elector->stop();  // releases the lease: a standby takes over at its next retry
   view.stop();
@@ -306,24 +441,35 @@ int run(const RunFlags& f) {
 Runner register_run(CLI::App& app) {
   auto flags = std::make_shared<RunFlags>();
   auto* sub = app.add_subcommand("run", "Run the autoscaler against a Kubernetes cluster");
-  sub->add_option("--kubeconfig", flags->kubeconfig, "kubeconfig file (default: in-cluster service account)");
-  sub->add_option("--provider", flags->provider, "Cloud provider: sim (the virtual cluster's cloud) or aws")
+  sub->add_option("--kubeconfig", flags->kubeconfig,
+                  "kubeconfig file (default: in-cluster service account)");
+  sub->add_option("--provider", flags->provider,
+                  "Cloud provider: sim (the virtual cluster's cloud) or aws")
       ->required()
       ->check(CLI::IsMember({"sim", "aws"}));
   sub->add_option("--config", flags->config, "fitscale config file (YAML)");
-  sub->add_option("--catalog", flags->catalog, "Instance catalog CSV (default: the embedded AWS us-east-1 catalog)");
+  sub->add_option("--catalog", flags->catalog,
+                  "Instance catalog CSV (default: the embedded AWS us-east-1 catalog)");
   sub->add_flag("--dry-run", flags->dry_run, "Log every action it would take and take none");
-  sub->add_option("--interval", flags->interval_s, "Seconds between reconcile loops (default: the config's)");
-  sub->add_option("--lease-namespace", flags->lease_namespace, "Namespace of the leader-election Lease")
+  sub->add_option("--interval", flags->interval_s,
+                  "Seconds between reconcile loops (default: the config's)");
+  sub->add_option("--lease-namespace", flags->lease_namespace,
+                  "Namespace of the leader-election Lease")
       ->capture_default_str();
   sub->add_option("--lease-duration", flags->lease_duration_s,
                   "Lease duration in seconds; renew every third of it")
       ->capture_default_str();
   sub->add_option("--id", flags->id, "Leader-election identity (default: hostname-pid)");
-  sub->add_option("--ledger", flags->ledger, "Meter costs into this SQLite ledger (default: in memory)");
-  sub->add_option("--metrics-address", flags->metrics_address,
-                  "Serve /metrics, /healthz, /readyz here (default: the config's metrics.address; off = none)");
-  sub->add_option("--aws-endpoint", flags->aws_endpoint, "EC2 endpoint URL (moto) for --provider aws");
+  sub->add_option("--ledger", flags->ledger,
+                  "Meter costs into this SQLite ledger (default: in memory)");
+  sub->add_option(
+      "--metrics-address", flags->metrics_address,
+      "Serve /metrics, /healthz, /readyz here (default: the config's metrics.address; off = none)");
+  sub->add_option("--aws-endpoint", flags->aws_endpoint,
+                  "EC2 endpoint URL (moto) for --provider aws");
+  sub->add_option("--interruption-queue", flags->interruption_queue,
+                  "SQS queue URL with EventBridge spot interruption events (default: the config's "
+                  "aws.interruptionQueue)");
   sub->add_option("--log-format", flags->log_format, "text or json")->capture_default_str();
   return [flags] { return run(*flags); };
 }

@@ -11,6 +11,12 @@ user's keys, a VPC with a subnet per zone and a launch template made with boto3.
   clear authentication error and launches nothing. Insufficient capacity for the cheapest offering,
   injected by a proxy between fitscale and moto, makes fitscale skip it and use the next one.
 
+fitscale reads its catalog from the EC2 API at start. moto answers every spot price with
+$0.00001, so every `fitscale run` here talks to moto through a proxy that answers
+DescribeSpotPriceHistory itself with the prices a test sets (none: the shipped table's spot
+estimates apply), and asks about a few instance families only (aws.catalog.instanceTypes) to keep
+the start fast.
+
 Starts every process itself on free 127.0.0.1 ports and stops them."""
 import http.server
 import json
@@ -30,6 +36,9 @@ import boto3
 
 BINARY = os.environ["FITSCALE_BINARY"]
 REGION = "us-east-1"
+# What these tests launch: GPU (g4dn, g5g), CPU (m5, t3). Asking the API about ~1,260 types
+# would cost moto 10-35 s per start.
+DEFAULT_TYPES = ("g4dn.*", "g5g.*", "m5.*", "t3.*")
 
 
 def free_port():
@@ -74,7 +83,7 @@ class Moto:
         iam.create_user(UserName="fitscale")
         iam.put_user_policy(UserName="fitscale", PolicyName="autoscaler", PolicyDocument=json.dumps(
             {"Version": "2012-10-17",
-             "Statement": [{"Effect": "Allow", "Action": ["ec2:*", "autoscaling:*"], "Resource": "*"}]}))
+             "Statement": [{"Effect": "Allow", "Action": ["ec2:*", "autoscaling:*", "sqs:*"], "Resource": "*"}]}))
         key = iam.create_access_key(UserName="fitscale")["AccessKey"]
         self.key_id, self.secret = key["AccessKeyId"], key["SecretAccessKey"]
         ec2 = boto3.client("ec2", **setup)
@@ -123,12 +132,34 @@ class Moto:
 
 class FaultProxy:
     """Forwards every request to moto, except CreateFleet for `no_capacity_type`, which it answers
-    the way EC2 does when it has no capacity: HTTP 200, an errorSet item, no instances."""
+    the way EC2 does when it has no capacity: HTTP 200, an errorSet item, no instances; and
+    DescribeSpotPriceHistory, which it answers from `spot_prices` {(type, zone): usd} for the
+    zones and types asked (moto's own answer is $0.00001 for everything)."""
 
     def __init__(self, upstream):
         self.no_capacity_type = None
         self.faults = []
+        self.spot_prices = {}
+        self.actions = []  # (Action, form) of every request, in order
         proxy = self
+
+        def spot_history(form):
+            zones = set()
+            types = set()
+            for k, v in form.items():
+                if k.startswith("Filter.1.Value."):
+                    zones.add(v[0])
+                if k.startswith("InstanceType."):
+                    types.add(v[0])
+            items = "".join(
+                f"<item><instanceType>{t}</instanceType><productDescription>Linux/UNIX</productDescription>"
+                f"<spotPrice>{price:.6f}</spotPrice><timestamp>2026-11-30T00:00:00.000Z</timestamp>"
+                f"<availabilityZone>{z}</availabilityZone></item>"
+                for (t, z), price in sorted(proxy.spot_prices.items())
+                if (not zones or z in zones) and (not types or t in types))
+            return ("<DescribeSpotPriceHistoryResponse xmlns=\"http://ec2.amazonaws.com/doc/2016-11-15/\">"
+                    f"<requestId>proxy</requestId><spotPriceHistorySet>{items}</spotPriceHistorySet>"
+                    "</DescribeSpotPriceHistoryResponse>").encode()
 
         class Handler(http.server.BaseHTTPRequestHandler):
             def log_message(self, *args):
@@ -137,7 +168,16 @@ class FaultProxy:
             def do_POST(self):
                 body = self.rfile.read(int(self.headers.get("Content-Length", 0)))
                 form = urllib.parse.parse_qs(body.decode())
+                proxy.actions.append((form.get("Action", [""])[0], form))
                 itype = form.get("LaunchTemplateConfigs.1.Overrides.1.InstanceType", [None])[0]
+                if form.get("Action") == ["DescribeSpotPriceHistory"]:
+                    reply = spot_history(form)
+                    self.send_response(200)
+                    self.send_header("Content-Type", "text/xml")
+                    self.send_header("Content-Length", str(len(reply)))
+                    self.end_headers()
+                    self.wfile.write(reply)
+                    return
                 if form.get("Action") == ["CreateFleet"] and itype and itype == proxy.no_capacity_type:
                     proxy.faults.append(itype)
                     reply = ("<CreateFleetResponse xmlns=\"http://ec2.amazonaws.com/doc/2016-11-15/\">"
@@ -211,7 +251,7 @@ class Run:
     """`fitscale run --provider aws --aws-endpoint URL` against a Cluster."""
 
     def __init__(self, tmp, moto, cluster, name, endpoint, secret=None, empty_after="600s", tag="",
-                 aws_extra=""):
+                 aws_extra="", instance_types=DEFAULT_TYPES, spot_refresh=None, extra_args=()):
         self.config = os.path.join(tmp, f"config-{name}{tag}.yaml")
         with open(self.config, "w") as f:
             f.write(f"""clusterName: {name}
@@ -219,7 +259,9 @@ zones: [us-east-1a, us-east-1b]
 scaleDown:
   emptyAfter: {empty_after}
 aws:
-{aws_extra}  launchTemplate:
+  catalog:
+    instanceTypes: {json.dumps(list(instance_types))}
+{f"    spotPriceRefresh: {spot_refresh}{chr(10)}" if spot_refresh else ""}{aws_extra}  launchTemplate:
     name: fitscale-nodes
   subnets:
     us-east-1a: {moto.subnets["us-east-1a"]}
@@ -230,7 +272,7 @@ aws:
         self.proc = subprocess.Popen(
             [BINARY, "run", "--kubeconfig", cluster.kubeconfig, "--provider", "aws", "--aws-endpoint",
              endpoint, "--interval", "1", "--config", self.config, "--metrics-address", "off",
-             "--id", name + tag],
+             "--id", name + tag, *extra_args],
             stdout=self.log, stderr=subprocess.STDOUT, text=True, env=moto.env(secret))
 
     def text(self):
@@ -271,12 +313,16 @@ def tags_of(instance):
     return {t["Key"]: t["Value"] for t in instance.get("Tags", [])}
 
 
-def with_world(tmp, moto, name, fn, run_endpoint=None, boot_delay=1, **run_args):
+def with_world(tmp, moto, name, fn, proxy=None, boot_delay=1, **run_args):
+    """fitscale cluster on moto, and `start()` for fitscale runs that reach moto through `proxy`
+    (a FaultProxy of their own when not given)."""
+    own_proxy = proxy is None
+    proxy = proxy or FaultProxy(moto.url)
     cluster = Cluster(tmp, moto, moto.url, name, boot_delay=boot_delay)
     runs = []
     try:
         def start(**kw):
-            r = Run(tmp, moto, cluster, name, run_endpoint or moto.url, tag=f"-{len(runs)}", **{**run_args, **kw})
+            r = Run(tmp, moto, cluster, name, proxy.url, tag=f"-{len(runs)}", **{**run_args, **kw})
             runs.append(r)
             return r
         fn(cluster, start)
@@ -284,6 +330,8 @@ def with_world(tmp, moto, name, fn, run_endpoint=None, boot_delay=1, **run_args)
         for r in runs:
             r.stop()
         cluster.stop()
+        if own_proxy:
+            proxy.stop()
         ids = [i["InstanceId"] for i in moto.instances(name)]
         if ids:
             moto.ec2.terminate_instances(InstanceIds=ids)
@@ -355,7 +403,7 @@ def test_insufficient_capacity_for_the_cheapest_offering_uses_the_next(tmp, moto
         assert "InsufficientInstanceCapacity" in run.text()
 
     try:
-        with_world(tmp, moto, name, body, run_endpoint=proxy.url)
+        with_world(tmp, moto, name, body, proxy=proxy)
     finally:
         proxy.stop()
 
