@@ -60,4 +60,18 @@ std::vector<std::string> spot_refresh_types(const Catalog& catalog, const Config
   return {names.begin(), names.end()};
 }
 
+std::set<std::string> nth_tainted_provider_ids(const std::vector<Node>& nodes) {
+  std::set<std::string> out;
+  for (const auto& n : nodes) {
+    if (n.provider_id.empty()) continue;
+    for (const auto& t : n.taints) {
+      if (t.key.rfind(kNthTaintPrefix, 0) == 0) {
+        out.insert(n.provider_id);
+        break;
+      }
+    }
+  }
+  return out;
+}
+
 }  // namespace fitscale::cli

@@ -3,12 +3,15 @@
 // `fitscale cluster --ec2-endpoint URL`: keys from the process environment (only cli/ reads it)
 // or the configured profile, everything else from the config file's `aws:` section.
 #include <memory>
+#include <set>
 #include <string>
+#include <vector>
 
 #include "cloud/aws/api_catalog.h"
 #include "cloud/aws/aws_stack.h"
 #include "cloud/aws/credentials.h"
 #include "model/config.h"
+#include "model/node.h"
 
 namespace fitscale::cli {
 
@@ -37,5 +40,11 @@ aws::ApiCatalog load_api_catalog(aws::AwsStack& stack, const std::vector<Instanc
 // The types whose spot prices a refresh asks for: none (= all) when the config does not
 // restrict the catalog, else the catalog's types that have spot offerings.
 std::vector<std::string> spot_refresh_types(const Catalog& catalog, const Config& config);
+
+// aws-node-termination-handler taints a node AWS is about to take away
+// ("aws-node-termination-handler/spot-itn", ".../scheduled-maintenance", ...): fitscale treats
+// such a node's instance as having an interruption notice. The providerIDs of those nodes.
+inline constexpr const char* kNthTaintPrefix = "aws-node-termination-handler/";
+std::set<std::string> nth_tainted_provider_ids(const std::vector<Node>& nodes);
 
 }  // namespace fitscale::cli

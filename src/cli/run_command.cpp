@@ -123,12 +123,43 @@ ProviderHandle make_provider(const RunFlags& f, const KubeConfig& kube, const Co
   return h;
 }
 
+// The live view, noting which nodes aws-node-termination-handler has tainted (by providerID):
+// GatedCloud marks their instances at the next listing, one loop later at most.
+class NthTaintView final : public ClusterView {
+ public:
+  explicit NthTaintView(ClusterView& inner) : inner_(inner) {}
+  std::uint64_t generation() const override { return inner_.generation(); }
+  ClusterState observe() override {
+    ClusterState s = inner_.observe();
+    if (s.synced) tainted_ = nth_tainted_provider_ids(s.nodes);
+    return s;
+  }
+  bool cordon(const std::string& node) override { return inner_.cordon(node); }
+  bool add_taint(const std::string& node, const Taint& taint) override {
+    return inner_.add_taint(node, taint);
+  }
+  EvictOutcome evict(const std::string& ns, const std::string& pod) override {
+    return inner_.evict(ns, pod);
+  }
+  bool delete_node(const std::string& node) override { return inner_.delete_node(node); }
+  void record_event(const ObjectRef& about, const std::string& type, const std::string& reason,
+                    const std::string& message) override {
+    inner_.record_event(about, type, reason, message);
+  }
+  const std::set<std::string>& tainted() const { return tainted_; }
+
+ private:
+  ClusterView& inner_;
+  std::set<std::string> tainted_;
+};
+
 // Launches and terminations only while the gate is open (the leader, not in dry run): a replica
 // that just lost its lease must not launch, even in the middle of a loop.
 class GatedCloud final : public CloudProvider {
  public:
-  GatedCloud(CloudProvider& inner, std::function<bool()> gate, const obs::Logger& log)
-      : inner_(inner), gate_(std::move(gate)), log_(log) {}
+  GatedCloud(CloudProvider& inner, std::function<bool()> gate, const obs::Logger& log,
+             const std::set<std::string>& nth_tainted)
+      : inner_(inner), gate_(std::move(gate)), log_(log), nth_tainted_(nth_tainted) {}
   std::string name() const override { return inner_.name(); }
   LaunchResult launch(const LaunchRequest& r) override {
     if (gate_()) return inner_.launch(r);
@@ -143,12 +174,25 @@ class GatedCloud final : public CloudProvider {
     if (gate_()) return inner_.terminate(ids);
     log_.warn("not terminating: this replica is not the leader");
   }
-  std::vector<Instance> list_instances() override { return inner_.list_instances(); }
+  std::vector<Instance> list_instances() override {
+    auto instances = inner_.list_instances();
+    for (auto& i : instances) {
+      if (i.interruption_notice || !nth_tainted_.count(i.provider_id)) continue;
+      i.interruption_notice = true;
+      if (nth_logged_.insert(i.id).second) {
+        log_.warn("node tainted by aws-node-termination-handler: treated as an interruption notice",
+                  {{"instance", i.id}, {"provider_id", i.provider_id}});
+      }
+    }
+    return instances;
+  }
 
  private:
   CloudProvider& inner_;
   std::function<bool()> gate_;
   const obs::Logger& log_;
+  const std::set<std::string>& nth_tainted_;
+  std::set<std::string> nth_logged_;
 };
 
 // SIGTERM/SIGINT are blocked in every thread and taken by sigwait on this one, so no signal
@@ -328,7 +372,8 @@ int run(const RunFlags& f) {
   // Writes happen only while we lead; a dry run writes nothing at all.
   std::function<bool()> may_act = [&] { return elector && elector->is_leader(); };
   view.set_write_gate(may_act, f.dry_run ? "dry run" : "not the leader");
-  GatedCloud cloud(*provider.provider, may_act, log);
+  NthTaintView nth_view(view);
+  GatedCloud cloud(*provider.provider, may_act, log, nth_view.tainted());
 
   std::unique_ptr<Ledger> ledger;
   if (!f.ledger.empty())
@@ -401,8 +446,8 @@ int run(const RunFlags& f) {
       continue;
     }
     if (!controller) {
-      controller = std::make_unique<Controller>(view, cloud, catalog, clock, ledger.get(), recorder,
-                                                controller_options);
+      controller = std::make_unique<Controller>(nth_view, cloud, catalog, clock, ledger.get(),
+                                                recorder, controller_options);
     }
     if (refresh_spot && clock.now() >= next_spot_refresh) {
       next_spot_refresh = clock.now() + config.aws.spot_price_refresh_s;

@@ -11,6 +11,9 @@ two minutes are up (here: a few seconds, done by the test unless fitscale termin
 the virtual cluster deletes its Node, the Job's pod is recreated and fitscale launches a
 replacement on which it runs.
 
+A node that aws-node-termination-handler tainted (aws-node-termination-handler/spot-itn) counts
+as one with a notice: an empty one is removed at once.
+
 Reuses the moto, proxy, cluster and run helpers of test_aws_moto.py."""
 import json
 import os
@@ -96,6 +99,29 @@ def test_spot_interruption_warning_replaces_the_node(tmp, moto):
         assert old_id not in new_ids and len(new_ids) == 1, new_ids
         assert moved["spec"]["nodeName"] == new_ids[0], (moved["spec"]["nodeName"], new_ids)
         assert old_node not in [n["metadata"]["name"] for n in cluster.nodes()]
+
+    with_world(tmp, moto, name, body)
+
+
+def test_node_tainted_by_aws_node_termination_handler_is_removed(tmp, moto):
+    """The taint aws-node-termination-handler puts on a node it is about to lose counts as an
+    interruption notice: an empty node (kept 600 s otherwise) is drained and its instance
+    terminated at once."""
+    name = "e2e-nth"
+
+    def body(cluster, start):
+        run = start()
+        cluster.kubectl("create", "--validate=false", "-f", "-", stdin=gpu_job("short", duration="1s"))
+        wait_for("the job's pod to succeed", lambda: any(
+            p["status"].get("phase") == "Succeeded" for p in job_pods(cluster, "short")), timeout=60)
+        node = cluster.nodes()[0]["metadata"]["name"]
+        iid = moto.instances(name)[0]["InstanceId"]
+        time.sleep(2)
+        assert [i["InstanceId"] for i in moto.instances(name)] == [iid]  # emptyAfter is 600s
+        cluster.kubectl("taint", "nodes", node, "aws-node-termination-handler/spot-itn=true:NoSchedule")
+        wait_for("the instance to be terminated", lambda: not moto.instances(name), timeout=30)
+        assert "aws-node-termination-handler" in run.text() and iid in run.text(), run.text()[-2000:]
+        assert "spot interruption notice" in run.text(), run.text()[-2000:]
 
     with_world(tmp, moto, name, body)
 
