@@ -4,7 +4,9 @@
 #include <limits>
 #include <set>
 #include <unordered_map>
+#include <unordered_set>
 
+#include "controller/kept_snapshot.h"
 #include "controller/snapshot_builder.h"
 #include "model/error.h"
 #include "model/money.h"
@@ -17,8 +19,8 @@ constexpr Time kNever = std::numeric_limits<Time>::max();
 
 // One line per launch, for the pod event and the log.
 std::string launch_text(const LaunchDecision& d) {
-  return std::to_string(d.count) + " x " + d.instance_type + " (" + d.zone + ", " + to_string(d.capacity_type) +
-         ") at " + format_usd(d.usd_per_hour) + "/h each";
+  return std::to_string(d.count) + " x " + d.instance_type + " (" + d.zone + ", " +
+         to_string(d.capacity_type) + ") at " + format_usd(d.usd_per_hour) + "/h each";
 }
 
 std::pair<std::string, std::string> split_pod_key(const std::string& key) {
@@ -53,26 +55,38 @@ struct Controller::State {
   OfferingIndex offerings;
   bool have_observed = false;
   bool ledger_reconciled = false;  // open ledger nodes checked against the cloud once after start
-  bool force_plan = true;  // look again next loop (after a failure, an unsynced view, a blocked eviction)
+  bool force_plan =
+      true;  // look again next loop (after a failure, an unsynced view, a blocked eviction)
   std::uint64_t cluster_generation = 0;
   std::optional<std::uint64_t> cloud_generation;
   std::string instance_fingerprint;
   Time last_plan_at = std::numeric_limits<Time>::min();
-  Time next_timer = kNever;  // earliest empty-TTL / register-timeout / backoff expiry
+  Time next_timer = kNever;   // earliest empty-TTL / register-timeout / backoff expiry
   bool pods_waiting = false;  // the last plan left pods waiting on a budget
 
   EmptySince empty_since;
-  std::map<std::string, Time> backoff;                 // offering key -> until
-  std::set<std::string> metered;                       // instance ids started in the ledger
-  std::map<std::string, std::string> pods_signature;   // instance id -> its metered pods
-  std::map<std::string, std::string> last_pod_event;   // pod -> last reason reported
-  std::set<std::string> refused_jobs;                  // reported once
-  std::set<std::string> draining;                      // nodes cordoned for removal
-  std::uint64_t launches = 0;                          // for client tokens
+  std::map<std::string, Time> backoff;                // offering key -> until
+  std::set<std::string> metered;                      // instance ids started in the ledger
+  std::map<std::string, std::string> pods_signature;  // instance id -> its metered pods
+  std::map<std::string, std::string> last_pod_event;  // pod -> last reason reported
+  std::set<std::string> refused_jobs;                 // reported once
+  std::set<std::string> draining;                     // nodes cordoned for removal
+  std::uint64_t launches = 0;                         // for client tokens
+
+  // A cluster that lends its state: the snapshot is kept across loops, not rebuilt.
+  ClusterLoan loan;
+  KeptSnapshot kept;
+  // The last instance listing, and the cloud generation it was taken at: a planned loop on a
+  // cloud that did not change lists nothing.
+  std::vector<Instance> instances;
+  const std::vector<Instance>* listing = &instances;  // `instances`, or the cloud's own (lent)
+  std::optional<std::uint64_t> instances_generation;
+  bool meter_all = true;  // metering must look at every node, not only the touched ones
 };
 
-Controller::Controller(ClusterView& cluster, CloudProvider& cloud, const Catalog& catalog, const Clock& clock,
-                       Ledger* ledger, Recorder& recorder, ControllerOptions options)
+Controller::Controller(ClusterView& cluster, CloudProvider& cloud, const Catalog& catalog,
+                       const Clock& clock, Ledger* ledger, Recorder& recorder,
+                       ControllerOptions options)
     : cluster_(cluster),
       cloud_(cloud),
       catalog_(catalog),
@@ -103,9 +117,9 @@ NodeCharge charge_for(const Instance& inst, const OfferingIndex& offerings) {
 
 // The worst-case runtime of the job a launch is for (DESIGN.md): the longest one its pods
 // declare, else its namespace budget's default. nullopt: not known.
-std::optional<Seconds> launch_runtime(const LaunchDecision& d,
-                                     const std::unordered_map<std::string, const Pod*>& pods_by_key,
-                                     const Policy& policy) {
+std::optional<Seconds> launch_runtime(
+    const LaunchDecision& d, const std::unordered_map<std::string, const Pod*>& pods_by_key,
+    const Policy& policy) {
   std::optional<Seconds> runtime;
   for (const auto& key : d.pods) {
     auto it = pods_by_key.find(key);
@@ -135,15 +149,16 @@ LoopResult Controller::reconcile() {
   // loops), so compare generations and timers before copying any state.
   const std::uint64_t cluster_gen = cluster_.generation();
   const std::optional<std::uint64_t> cloud_gen = cloud_.generation();
-  std::vector<Instance> instances;
   bool listed = false;
   bool changed = st.force_plan || !st.have_observed || cluster_gen != st.cluster_generation;
   if (cloud_gen) {
     changed = changed || !st.cloud_generation || *cloud_gen != *st.cloud_generation;
   } else {
-    instances = cloud_.list_instances();
+    st.instances = cloud_.list_instances();
+    st.listing = &st.instances;
+    st.instances_generation.reset();
     listed = true;
-    std::string fp = instance_fingerprint(instances);
+    std::string fp = instance_fingerprint(st.instances);
     changed = changed || fp != st.instance_fingerprint;
     st.instance_fingerprint = std::move(fp);
   }
@@ -156,20 +171,35 @@ LoopResult Controller::reconcile() {
   }
 
   // --- Observe.
-  ClusterState view = cluster_.observe();
-  if (!view.synced) {
-    // Never act on a view we cannot trust (DESIGN.md); look again next loop.
-    st.force_plan = true;
-    stats.skipped = true;
-    recorder_.loop_finished(stats);
-    return result;
+  const bool lent = cluster_.lend(st.loan);
+  ClusterState view;
+  if (!lent) {
+    view = cluster_.observe();
+    if (!view.synced) {
+      // Never act on a view we cannot trust (DESIGN.md); look again next loop.
+      st.force_plan = true;
+      stats.skipped = true;
+      recorder_.loop_finished(stats);
+      return result;
+    }
   }
   for (const auto& [pod, error] : view.bad_pods) {
     if (st.last_pod_event[pod] == "bad") continue;
     st.last_pod_event[pod] = "bad";
-    cluster_.record_event(pod_ref(pod), "Warning", "FailedDecode", "fitscale skips this pod: " + error);
+    cluster_.record_event(pod_ref(pod), "Warning", "FailedDecode",
+                          "fitscale skips this pod: " + error);
   }
-  if (!listed) instances = cloud_.list_instances();
+  bool relisted = listed;
+  if (!listed && (!st.instances_generation || st.instances_generation != cloud_gen)) {
+    st.listing = cloud_.lend_instances();
+    if (st.listing == nullptr) {
+      st.instances = cloud_.list_instances();
+      st.listing = &st.instances;
+    }
+    st.instances_generation = cloud_gen;
+    relisted = true;
+  }
+  const std::vector<Instance>& instances = *st.listing;
   st.have_observed = true;
   st.force_plan = false;
   st.cluster_generation = cluster_gen;
@@ -177,8 +207,11 @@ LoopResult Controller::reconcile() {
 
   // The ledger meters instances: those that vanished without us (spot reclaimed, terminated by
   // hand) stop costing now; those we did not know yet (after a restart) cost from their launch.
-  if (ledger_ != nullptr && act) {
-    std::set<std::string> live;
+  // With the same listing as last time this would change nothing: what was metered then is
+  // exactly what was live, and launches and terminations change the cloud's generation.
+  if (ledger_ != nullptr && act && (relisted || !st.ledger_reconciled)) {
+    std::unordered_set<std::string_view> live;
+    live.reserve(instances.size());
     for (const auto& inst : instances) live.insert(inst.id);
     if (!st.ledger_reconciled) {
       // A durable ledger may hold nodes whose instance went away while fitscale was down: stop
@@ -198,19 +231,36 @@ LoopResult Controller::reconcile() {
       }
     }
     for (const auto& inst : instances) {
-      if (st.metered.insert(inst.id).second) ledger_->node_started(charge_for(inst, st.offerings), inst.launched_at);
+      if (st.metered.insert(inst.id).second) {
+        ledger_->node_started(charge_for(inst, st.offerings), inst.launched_at);
+        st.meter_all = true;  // its node may be registered already
+      }
     }
   }
-  {
+  if (!st.draining.empty()) {
     // Nodes we were draining and that are gone now are no longer draining.
     std::set<std::string> names;
-    for (const auto& n : view.nodes) names.insert(n.name);
+    if (lent) {
+      for (const Node* n : st.loan.nodes) names.insert(n->name);
+    } else {
+      for (const auto& n : view.nodes) names.insert(n.name);
+    }
     std::erase_if(st.draining, [&](const std::string& n) { return names.count(n) == 0; });
   }
 
-  Snapshot snapshot = build_snapshot(std::move(view), instances, st.offerings, st.draining, now, st.empty_since);
+  Snapshot built;
+  if (lent) {
+    st.kept.update(st.loan, instances, relisted, st.offerings, st.draining, now);
+  } else {
+    built =
+        build_snapshot(std::move(view), instances, st.offerings, st.draining, now, st.empty_since);
+  }
+  Snapshot& snapshot = lent ? st.kept.snapshot() : built;
   if (ledger_ != nullptr) {
-    if (act) meter_pods(snapshot, now);
+    if (act)
+      meter_pods(snapshot, now,
+                 lent && !st.meter_all && !st.kept.all_touched() ? &st.kept : nullptr);
+    st.meter_all = false;
     snapshot.spend = ledger_->spend(now);
   }
 
@@ -248,14 +298,31 @@ LoopResult Controller::reconcile() {
   return result;
 }
 
-void Controller::meter_pods(const Snapshot& snapshot, Time now) {
+void Controller::meter_pods(const Snapshot& snapshot, Time now, const KeptSnapshot* kept) {
   State& st = *state_;
+  if (kept != nullptr && kept->touched().empty()) return;
   std::unordered_map<std::string_view, std::vector<const Pod*>> by_node;
   for (const auto& pod : snapshot.pods) {
-    if (metered_pod(pod)) by_node[pod.node_name].push_back(&pod);
+    if (pod.node_name.empty()) continue;
+    if (kept != nullptr && kept->touched().count(pod.node_name) == 0) continue;
+    if (!metered_pod(pod)) continue;
+    by_node[pod.node_name].push_back(&pod);
   }
-  for (const auto& node : snapshot.nodes) {
-    if (!node.managed || node.state == NodeState::InFlight || st.metered.count(node.instance_id) == 0) continue;
+  // Kept: a node no pod of which moved, came or went has the signature it had (same pods, same
+  // order), so only the touched ones are looked at, in the same order as all of them would be.
+  std::vector<const Node*> nodes;
+  if (kept != nullptr) {
+    for (const auto& name : kept->touched()) {
+      if (const Node* n = kept->registered(name)) nodes.push_back(n);
+    }
+  } else {
+    for (const auto& n : snapshot.nodes) nodes.push_back(&n);
+  }
+  for (const Node* np : nodes) {
+    const Node& node = *np;
+    if (!node.managed || node.state == NodeState::InFlight ||
+        st.metered.count(node.instance_id) == 0)
+      continue;
     std::vector<PodUsage> usage;
     std::string signature;
     auto it = by_node.find(node.name);
@@ -308,7 +375,8 @@ void Controller::launch(const Plan& p, const Snapshot& snapshot, Time now, LoopR
     req.owner_namespace = d.owner_namespace;
     req.job = d.job;
     // Deterministic and unique per decision: a retried call never launches twice.
-    req.client_token = options_.cluster_name + "-" + std::to_string(now) + "-" + std::to_string(++st.launches);
+    req.client_token =
+        options_.cluster_name + "-" + std::to_string(now) + "-" + std::to_string(++st.launches);
     req.price_micros_per_hour = dollars_to_micros(d.usd_per_hour);
     LaunchResult r = cloud_.launch(req);
 
@@ -328,7 +396,8 @@ void Controller::launch(const Plan& p, const Snapshot& snapshot, Time now, LoopR
       result.launched += static_cast<int>(r.launched.size());
       for (const auto& pod : d.pods) {
         st.last_pod_event[pod] = "TriggeredScaleUp";
-        cluster_.record_event(pod_ref(pod), "Normal", "TriggeredScaleUp", "fitscale launched " + launch_text(d));
+        cluster_.record_event(pod_ref(pod), "Normal", "TriggeredScaleUp",
+                              "fitscale launched " + launch_text(d));
       }
     }
     for (const auto& f : r.failures) {
@@ -336,7 +405,8 @@ void Controller::launch(const Plan& p, const Snapshot& snapshot, Time now, LoopR
       fail.kind = ActionKind::LaunchFailed;
       fail.subject = d.job;
       fail.reason = f.code + ": " + f.message;
-      fail.fields = {{"code", f.code}, {"offering", f.offering_key}, {"count", std::to_string(f.count)}};
+      fail.fields = {
+          {"code", f.code}, {"offering", f.offering_key}, {"count", std::to_string(f.count)}};
       if (f.capacity_error) {
         // Skip this offering for a while: the next loop falls back to the next cheapest one.
         st.backoff[f.offering_key] = now + options_.offering_backoff_s;
@@ -377,18 +447,22 @@ void Controller::remove(const Plan& p, const Snapshot& snapshot, Time now, LoopR
         if (out == EvictOutcome::BlockedByBudget || out == EvictOutcome::Failed) {
           // A PodDisruptionBudget says not now: leave the node cordoned and try next loop.
           blocked = true;
-          recorder_.action(ActionRecord{ActionKind::EvictBlocked, pod,
-                                        "eviction refused (disruption budget); node " + d.node + " stays cordoned",
-                                        {{"node", d.node}}});
+          recorder_.action(ActionRecord{
+              ActionKind::EvictBlocked,
+              pod,
+              "eviction refused (disruption budget); node " + d.node + " stays cordoned",
+              {{"node", d.node}}});
         } else if (out == EvictOutcome::Evicted) {
-          recorder_.action(ActionRecord{ActionKind::Evict, pod, "evicted to remove node " + d.node, {{"node", d.node}}});
+          recorder_.action(ActionRecord{
+              ActionKind::Evict, pod, "evicted to remove node " + d.node, {{"node", d.node}}});
         }
       }
       if (blocked) {
         st.force_plan = true;
         continue;
       }
-      cluster_.record_event(node_ref(d.node), "Normal", "RemovingNode", "fitscale removes this node: " + d.reason);
+      cluster_.record_event(node_ref(d.node), "Normal", "RemovingNode",
+                            "fitscale removes this node: " + d.reason);
       cluster_.delete_node(d.node);
     }
     if (!d.instance_id.empty()) {
@@ -399,6 +473,7 @@ void Controller::remove(const Plan& p, const Snapshot& snapshot, Time now, LoopR
       }
     }
     st.empty_since.erase(d.node);
+    st.kept.forget_empty(d.node);
     recorder_.action(rec);
     ++result.removed;
   }
@@ -417,10 +492,13 @@ void Controller::report_unschedulable(const Plan& p, LoopResult& result) {
     if (last == event_key) continue;  // say it once, not every loop
     last = event_key;
     const bool budget = refused || u.kind == UnschedulableKind::BudgetWait;
-    cluster_.record_event(pod_ref(u.pod), "Warning", budget ? "BudgetRefused" : "NotTriggerScaleUp", u.reason);
+    cluster_.record_event(pod_ref(u.pod), "Warning", budget ? "BudgetRefused" : "NotTriggerScaleUp",
+                          u.reason);
     if (refused || u.kind == UnschedulableKind::NoOffering) {
       if (!st.refused_jobs.insert(u.job).second) continue;
-      recorder_.action(ActionRecord{refused ? ActionKind::Refuse : ActionKind::Unschedulable, u.job, u.reason,
+      recorder_.action(ActionRecord{refused ? ActionKind::Refuse : ActionKind::Unschedulable,
+                                    u.job,
+                                    u.reason,
                                     {{"pod", u.pod}, {"kind", kind}}});
     }
   }
@@ -443,7 +521,8 @@ Time Controller::next_timer(const Snapshot& snapshot, const Policy& policy, Time
   };
   for (const auto& n : snapshot.nodes) {
     if (n.empty_since) consider(*n.empty_since + policy.empty_ttl_s);
-    if (n.managed && n.state == NodeState::InFlight) consider(n.launched_at + policy.register_timeout_s);
+    if (n.managed && n.state == NodeState::InFlight)
+      consider(n.launched_at + policy.register_timeout_s);
   }
   for (const auto& [offering, until] : st.backoff) consider(until);
   return next;

@@ -14,10 +14,13 @@
 
 namespace fitscale {
 
+class KeptSnapshot;
+
 struct ControllerOptions {
   Policy policy;
-  Seconds offering_backoff_s = 300;  // an offering that failed with a capacity error is skipped this long
-  bool dry_run = false;              // log every action, take none
+  Seconds offering_backoff_s =
+      300;               // an offering that failed with a capacity error is skipped this long
+  bool dry_run = false;  // log every action, take none
   std::string cluster_name = "fitscale";
   // The world changes only between reconciles (the simulator): what the controller did itself
   // was already counted in its plan, so it need not look again just because of its own actions.
@@ -47,7 +50,8 @@ class Controller {
 
  private:
   struct State;
-  void meter_pods(const Snapshot& snapshot, Time now);
+  // `kept`: only its touched nodes can have other pods than last time; null: look at all nodes.
+  void meter_pods(const Snapshot& snapshot, Time now, const KeptSnapshot* kept);
   void launch(const Plan& p, const Snapshot& snapshot, Time now, LoopResult& result);
   void remove(const Plan& p, const Snapshot& snapshot, Time now, LoopResult& result);
   void report_unschedulable(const Plan& p, LoopResult& result);

@@ -51,12 +51,27 @@ struct ObjectRef {
   std::string uid;
 };
 
+// An in-process cluster's own nodes and pods, lent instead of copied: copying every Node and Pod
+// on each planned loop was most of the simulator's time (docs/PERFORMANCE.md). Each object
+// carries a revision that the cluster makes new (unique across all objects) whenever the object
+// changes, so whoever kept a copy from an earlier loop copies only what changed. Valid until the
+// cluster next changes; always synced, with no disruption budgets and no undecodable pods.
+struct ClusterLoan {
+  std::vector<const Node*> nodes;  // ordered by name
+  std::vector<std::uint64_t> node_revisions;
+  const std::vector<Pod>* pods = nullptr;
+  const std::vector<std::uint64_t>* pod_revisions = nullptr;
+};
+
 class ClusterView {
  public:
   virtual ~ClusterView() = default;
   // Changes every time anything in the view changes, so a loop with nothing new can skip work.
   virtual std::uint64_t generation() const = 0;
   virtual ClusterState observe() = 0;
+  // Fills `loan` and returns true if this view can lend its state (see ClusterLoan); false: the
+  // caller copies it with observe() (a Kubernetes informer's view).
+  virtual bool lend(ClusterLoan& /*loan*/) { return false; }
   virtual bool cordon(const std::string& node) = 0;
   virtual bool add_taint(const std::string& node, const Taint& taint) = 0;
   virtual EvictOutcome evict(const std::string& ns, const std::string& pod) = 0;
@@ -121,6 +136,9 @@ class CloudProvider {
   // Changes whenever list_instances() would return something different, so the controller can
   // skip listing on a quiet loop. nullopt: not known (a real cloud); the controller lists.
   virtual std::optional<std::uint64_t> generation() const { return std::nullopt; }
+  // What list_instances() would return, lent instead of copied by an in-process cloud that keeps
+  // it: valid while generation() stays the same. nullptr: call list_instances().
+  virtual const std::vector<Instance>* lend_instances() const { return nullptr; }
 };
 
 }  // namespace fitscale

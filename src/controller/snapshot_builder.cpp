@@ -9,7 +9,8 @@ OfferingIndex::OfferingIndex(const Catalog& catalog) {
   for (const auto& o : catalog.offerings) by_key_.emplace(o.key(), &o);
 }
 
-const Offering* OfferingIndex::find(const std::string& type, const std::string& zone, CapacityType c) const {
+const Offering* OfferingIndex::find(const std::string& type, const std::string& zone,
+                                    CapacityType c) const {
   auto it = by_key_.find(type + "/" + zone + "/" + to_string(c));
   return it == by_key_.end() ? nullptr : it->second;
 }
@@ -27,8 +28,6 @@ bool metered_pod(const Pod& pod) {
   return !pod.is_daemon() && !pod.is_mirror();
 }
 
-namespace {
-
 void copy_instance(const Instance& inst, Node& n) {
   n.managed = true;
   n.instance_id = inst.id;
@@ -42,10 +41,23 @@ void copy_instance(const Instance& inst, Node& n) {
   n.interruption_notice = inst.interruption_notice;
 }
 
-}  // namespace
+Node in_flight_node(const Instance& inst, const OfferingIndex& offerings) {
+  Node n;
+  n.name = inst.id;
+  n.provider_id = inst.provider_id;
+  n.state = NodeState::InFlight;
+  n.created = inst.launched_at;
+  copy_instance(inst, n);
+  if (const Offering* o = offerings.find(inst.instance_type, inst.zone, inst.capacity_type)) {
+    n.labels = o->labels;
+    n.allocatable = o->allocatable;
+  }
+  return n;
+}
 
-Snapshot build_snapshot(ClusterState view, const std::vector<Instance>& instances, const OfferingIndex& offerings,
-                        const std::set<std::string>& draining, Time now, EmptySince& empty_since) {
+Snapshot build_snapshot(ClusterState view, const std::vector<Instance>& instances,
+                        const OfferingIndex& offerings, const std::set<std::string>& draining,
+                        Time now, EmptySince& empty_since) {
   Snapshot s;
   s.pods = std::move(view.pods);
   s.nodes.reserve(view.nodes.size() + instances.size());
@@ -79,17 +91,7 @@ Snapshot build_snapshot(ClusterState view, const std::vector<Instance>& instance
   }
   for (const auto& inst : instances) {
     if (registered.count(inst.id) != 0) continue;
-    Node n;
-    n.name = inst.id;
-    n.provider_id = inst.provider_id;
-    n.state = NodeState::InFlight;
-    n.created = inst.launched_at;
-    copy_instance(inst, n);
-    if (const Offering* o = offerings.find(inst.instance_type, inst.zone, inst.capacity_type)) {
-      n.labels = o->labels;
-      n.allocatable = o->allocatable;
-    }
-    s.nodes.push_back(std::move(n));
+    s.nodes.push_back(in_flight_node(inst, offerings));
   }
   empty_since = std::move(still_empty);
   return s;

@@ -32,7 +32,13 @@ bool pins_node(const Pod& pod);
 // Is this pod metered (counted in a node's cost split)? Everything bound and alive but daemons.
 bool metered_pod(const Pod& pod);
 
-Snapshot build_snapshot(ClusterState view, const std::vector<Instance>& instances, const OfferingIndex& offerings,
-                        const std::set<std::string>& draining, Time now, EmptySince& empty_since);
+// The managed fields a registered Node takes from its instance.
+void copy_instance(const Instance& inst, Node& n);
+// The Node an instance with no Node yet stands for: its offering's labels and allocatable.
+Node in_flight_node(const Instance& inst, const OfferingIndex& offerings);
+
+Snapshot build_snapshot(ClusterState view, const std::vector<Instance>& instances,
+                        const OfferingIndex& offerings, const std::set<std::string>& draining,
+                        Time now, EmptySince& empty_since);
 
 }  // namespace fitscale

@@ -16,7 +16,12 @@ std::string count(std::int64_t n) { return format_count(n); }
 }  // namespace
 
 BudgetBook::BudgetBook(const Snapshot& snapshot, const Policy& policy, Time now)
-    : snapshot_(snapshot), policy_(policy), now_(now) {
+    : snapshot_(snapshot),
+      policy_(policy),
+      now_(now),
+      day_left_(utc_day_start(now) + kDay - now),
+      month_len_(utc_next_month_start(now) - utc_month_start(now)),
+      month_left_(utc_next_month_start(now) - now) {
   // Committed spend is counted from the instances fitscale runs (the snapshot is the freshest
   // view: it includes what was launched since the ledger's last write) and from the ledger;
   // both describe the same instances, so take the larger, never the sum.
@@ -39,12 +44,25 @@ BudgetBook::BudgetBook(const Snapshot& snapshot, const Policy& policy, Time now)
   }
 }
 
-BudgetBook::NamespaceUse& BudgetBook::use(const std::string& ns) { return namespaces_[ns]; }
+BudgetBook::NamespaceUse& BudgetBook::use(std::string_view ns) {
+  auto it = namespaces_.find(ns);
+  if (it == namespaces_.end()) it = namespaces_.emplace(std::string(ns), NamespaceUse{}).first;
+  NamespaceUse& u = it->second;
+  if (!u.known) {
+    u.known = true;
+    u.budget = policy_.budgets.for_namespace(it->first);
+    auto spend = snapshot_.spend.find(ns);
+    if (spend != snapshot_.spend.end()) u.spend = spend->second;
+  }
+  return u;
+}
 
 std::optional<Refusal> BudgetBook::admit(const JobAsk& ask) {
-  const NamespaceBudget b = policy_.budgets.for_namespace(ask.ns);
+  NamespaceUse& u = use(ask.ns);
+  const NamespaceBudget& b = u.budget;
   const ClusterBudget& cb = policy_.budgets.cluster;
-  const std::string who = "namespace " + ask.ns + ": ";
+  // Built only for a refusal: most jobs are admitted.
+  const auto who = [&] { return "namespace " + std::string(ask.ns) + ": "; };
   const std::optional<Seconds> runtime =
       ask.declared_runtime ? ask.declared_runtime : b.max_runtime;
   auto refused = [](std::string r) {
@@ -57,20 +75,20 @@ std::optional<Refusal> BudgetBook::admit(const JobAsk& ask) {
   if (b.usd_per_job) {
     const Micros cap = cap_micros(*b.usd_per_job);
     if (!runtime) {
-      return refused(who + "job declares no runtime (activeDeadlineSeconds or " +
+      return refused(who() + "job declares no runtime (activeDeadlineSeconds or " +
                      std::string(annotation::kMaxRuntime) +
                      ") and the namespace has no maxRuntime, so usdPerJob " +
                      format_usd_micros(cap) + " cannot be checked");
     }
     const Micros worst = cost_for(hourly, *runtime);
     if (worst > cap) {
-      return refused(who + "job needs " + usd_per_hour(hourly) + " × " + short_duration(*runtime) +
-                     " = " + format_usd_micros(worst) + " worst case; usdPerJob is " +
-                     format_usd_micros(cap));
+      return refused(who() + "job needs " + usd_per_hour(hourly) + " × " +
+                     short_duration(*runtime) + " = " + format_usd_micros(worst) +
+                     " worst case; usdPerJob is " + format_usd_micros(cap));
     }
   }
   if (b.usd_per_hour && hourly > cap_micros(*b.usd_per_hour)) {
-    return refused(who + "job needs " + usd_per_hour(hourly) + "; usdPerHour is " +
+    return refused(who() + "job needs " + usd_per_hour(hourly) + "; usdPerHour is " +
                    usd_per_hour(cap_micros(*b.usd_per_hour)));
   }
   if (cb.usd_per_hour && hourly > cap_micros(*cb.usd_per_hour)) {
@@ -86,15 +104,15 @@ std::optional<Refusal> BudgetBook::admit(const JobAsk& ask) {
                    " nodes; the cluster's nodes cap is " + count(*cb.nodes));
   }
   // A period cap the job breaks even when it starts at the period's beginning with nothing spent.
-  const Seconds day_left = utc_day_start(now_) + kDay - now_;
-  const Seconds month_len = utc_next_month_start(now_) - utc_month_start(now_);
-  const Seconds month_left = utc_next_month_start(now_) - now_;
+  const Seconds day_left = day_left_;
+  const Seconds month_len = month_len_;
+  const Seconds month_left = month_left_;
   auto within = [&](Seconds period) { return runtime ? std::min(*runtime, period) : period; };
   if (b.usd_per_day) {
     const Micros cap = cap_micros(*b.usd_per_day);
     const Micros full = cost_for(hourly, within(kDay));
     if (full > cap) {
-      return refused(who + "job needs " + usd_per_hour(hourly) + " × " +
+      return refused(who() + "job needs " + usd_per_hour(hourly) + " × " +
                      short_duration(within(kDay)) + " = " + format_usd_micros(full) +
                      " in one day; usdPerDay is " + format_usd_micros(cap));
     }
@@ -103,19 +121,18 @@ std::optional<Refusal> BudgetBook::admit(const JobAsk& ask) {
     const Micros cap = cap_micros(*b.usd_per_month);
     const Micros full = cost_for(hourly, within(month_len));
     if (full > cap) {
-      return refused(who + "job needs " + usd_per_hour(hourly) + " × " +
+      return refused(who() + "job needs " + usd_per_hour(hourly) + " × " +
                      short_duration(within(month_len)) + " = " + format_usd_micros(full) +
                      " in one month; usdPerMonth is " + format_usd_micros(cap));
     }
   }
 
   // --- Caps the job breaks together with what is committed: it waits and is reconsidered. ---
-  NamespaceUse& u = use(ask.ns);
   if (b.usd_per_hour) {
     const Micros cap = cap_micros(*b.usd_per_hour);
     const Micros have = u.committed_per_hour + u.added_per_hour;
     if (have + hourly > cap) {
-      return wait(who + "job needs " + usd_per_hour(hourly) + " but " + usd_per_hour(have) +
+      return wait(who() + "job needs " + usd_per_hour(hourly) + " but " + usd_per_hour(have) +
                   " is already committed; usdPerHour is " + usd_per_hour(cap));
     }
   }
@@ -138,14 +155,12 @@ std::optional<Refusal> BudgetBook::admit(const JobAsk& ask) {
   // Within the current calendar period the job can cost at most its rate until the period ends.
   const Micros job_today = cost_for(hourly, within(day_left));
   const Micros job_month = cost_for(hourly, within(month_left));
-  auto spend_it = snapshot_.spend.find(ask.ns);
-  const NamespaceSpend spend =
-      spend_it == snapshot_.spend.end() ? NamespaceSpend{} : spend_it->second;
+  const NamespaceSpend& spend = u.spend;
   if (b.usd_per_day) {
     const Micros cap = cap_micros(*b.usd_per_day);
     const Micros total = spend.spent_today + spend.committed_worst_case + u.added_today + job_today;
     if (total > cap) {
-      return wait(who + format_usd_micros(spend.spent_today) + " spent today + " +
+      return wait(who() + format_usd_micros(spend.spent_today) + " spent today + " +
                   format_usd_micros(spend.committed_worst_case + u.added_today) +
                   " committed worst case + job's " + format_usd_micros(job_today) +
                   " before midnight UTC = " + format_usd_micros(total) + "; usdPerDay is " +
@@ -157,7 +172,7 @@ std::optional<Refusal> BudgetBook::admit(const JobAsk& ask) {
     const Micros total =
         spend.spent_this_month + spend.committed_worst_case + u.added_this_month + job_month;
     if (total > cap) {
-      return wait(who + format_usd_micros(spend.spent_this_month) + " spent this month + " +
+      return wait(who() + format_usd_micros(spend.spent_this_month) + " spent this month + " +
                   format_usd_micros(spend.committed_worst_case + u.added_this_month) +
                   " committed worst case + job's " + format_usd_micros(job_month) +
                   " before the month ends = " + format_usd_micros(total) + "; usdPerMonth is " +

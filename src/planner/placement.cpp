@@ -38,12 +38,15 @@ ExistingCapacity::ExistingCapacity(const Snapshot& snapshot, const Policy& polic
   for (const Node& n : snapshot.nodes) {
     if (takes_new_pods(n, policy, now)) order.push_back(&n);
   }
-  std::sort(order.begin(), order.end(), [](const Node* a, const Node* b) {
+  auto before = [](const Node* a, const Node* b) {
     const bool fa = is_in_flight(*a);
     const bool fb = is_in_flight(*b);
     if (fa != fb) return !fa;
     return a->name < b->name;
-  });
+  };
+  // The controller's snapshot lists registered nodes by name, then in-flight ones by id.
+  if (!std::is_sorted(order.begin(), order.end(), before))
+    std::sort(order.begin(), order.end(), before);
   std::unordered_map<std::string_view, std::size_t> by_name;
   slots_.reserve(order.size());
   for (const Node* n : order) {

@@ -239,8 +239,10 @@ class Planner {
 
     planner::BudgetBook book(s_, policy_, now_);
     std::vector<std::int64_t> count(classes_.size(), 0);
+    std::vector<std::pair<std::size_t, std::int64_t>> per_class;  // (class, pods of this job)
     for (const Job& j : jobs) {
       planner::JobAsk ask;
+      per_class.clear();
       if (policy_.enforce_budgets) {
         ask.ns = j.ns;
         ask.job = j.key;
@@ -261,7 +263,6 @@ class Planner {
         continue;
       }
       std::optional<planner::GangPlan> gang_plan;
-      std::vector<std::pair<std::size_t, std::int64_t>> per_class;  // (class, pods of this job)
       if (j.gang >= 0) {
         const GangGroup& g = gangs_[static_cast<std::size_t>(j.gang)];
         auto members = planner::build_classes(s_.pods, g.pending, catalog_.gpu_models);

@@ -13,13 +13,27 @@ ClusterState SimCluster::observe() {
   return s;
 }
 
+bool SimCluster::lend(ClusterLoan& loan) {
+  loan.nodes.clear();
+  loan.node_revisions.clear();
+  loan.nodes.reserve(nodes_.size());
+  loan.node_revisions.reserve(nodes_.size());
+  for (const auto& [name, n] : nodes_) {
+    loan.nodes.push_back(&n.node);
+    loan.node_revisions.push_back(n.revision);
+  }
+  loan.pods = &pods_;
+  loan.pod_revisions = &pod_revisions_;
+  return true;
+}
+
 bool SimCluster::cordon(const std::string& node) {
   auto it = nodes_.find(node);
   if (it == nodes_.end()) return false;
   if (!it->second.node.unschedulable) {
     it->second.node.unschedulable = true;
     update_room(node, it->second);
-    ++generation_;
+    it->second.revision = ++generation_;
   }
   return true;
 }
@@ -30,7 +44,7 @@ bool SimCluster::add_taint(const std::string& node, const Taint& taint) {
   auto& taints = it->second.node.taints;
   if (std::find(taints.begin(), taints.end(), taint) == taints.end()) {
     taints.push_back(taint);
-    ++generation_;
+    it->second.revision = ++generation_;
   }
   return true;
 }
@@ -52,8 +66,8 @@ bool SimCluster::delete_node(const std::string& node) {
   return true;
 }
 
-void SimCluster::record_event(const ObjectRef& about, const std::string& type, const std::string& reason,
-                              const std::string& message) {
+void SimCluster::record_event(const ObjectRef& about, const std::string& type,
+                              const std::string& reason, const std::string& message) {
   ++event_counts_[reason];
   if (keep_events_) events_.push_back(SimEvent{about, type, reason, message});
 }
@@ -64,14 +78,14 @@ void SimCluster::add_node(Node node) {
   std::string name = node.name;
   n.node = std::move(node);
   update_room(name, n);
+  n.revision = ++generation_;
   nodes_[name] = std::move(n);
-  ++generation_;
 }
 
 void SimCluster::add_pod(Pod pod) {
   pod_index_[pod.key()] = pods_.size();
   pods_.push_back(std::move(pod));
-  ++generation_;
+  pod_revisions_.push_back(++generation_);
 }
 
 void SimCluster::remove_pod(const std::string& key) {
@@ -82,25 +96,29 @@ void SimCluster::remove_pod(const std::string& key) {
   pod_index_.erase(it);
   if (at + 1 != pods_.size()) {
     pods_[at] = std::move(pods_.back());
+    pod_revisions_[at] = pod_revisions_.back();
     pod_index_[pods_[at].key()] = at;
   }
   pods_.pop_back();
+  pod_revisions_.pop_back();
   ++generation_;
 }
 
 void SimCluster::bind(const std::string& pod, const std::string& node) {
-  Pod& p = pods_[pod_index_.at(pod)];
+  const std::size_t at = pod_index_.at(pod);
+  Pod& p = pods_[at];
   SimNode& n = nodes_.at(node);
   p.node_name = node;
   p.phase = PodPhase::Running;
   n.free -= p.requests;
   n.pods.push_back(pod);
   update_room(node, n);
-  ++generation_;
+  pod_revisions_[at] = ++generation_;
 }
 
 void SimCluster::unbind(const std::string& pod) {
-  Pod& p = pods_[pod_index_.at(pod)];
+  const std::size_t at = pod_index_.at(pod);
+  Pod& p = pods_[at];
   if (p.node_name.empty()) return;
   auto it = nodes_.find(p.node_name);
   if (it != nodes_.end()) {
@@ -111,7 +129,7 @@ void SimCluster::unbind(const std::string& pod) {
   }
   p.node_name.clear();
   p.phase = PodPhase::Pending;
-  ++generation_;
+  pod_revisions_[at] = ++generation_;
 }
 
 std::vector<std::string> SimCluster::remove_node(const std::string& node) {

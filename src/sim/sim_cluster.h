@@ -15,8 +15,9 @@ namespace fitscale {
 
 struct SimNode {
   Node node;
-  Resources free;  // allocatable minus the requests of pods bound here
+  Resources free;                 // allocatable minus the requests of pods bound here
   std::vector<std::string> pods;  // bound here
+  std::uint64_t revision = 0;     // of `node` (ClusterLoan)
 };
 
 struct SimEvent {
@@ -32,6 +33,7 @@ class SimCluster final : public ClusterView {
   // --- ClusterView (the controller's side).
   std::uint64_t generation() const override { return generation_; }
   ClusterState observe() override;
+  bool lend(ClusterLoan& loan) override;
   bool cordon(const std::string& node) override;
   bool add_taint(const std::string& node, const Taint& taint) override;
   EvictOutcome evict(const std::string& ns, const std::string& pod) override;
@@ -67,8 +69,9 @@ class SimCluster final : public ClusterView {
 
   bool keep_events_;
   std::uint64_t generation_ = 1;
-  std::map<std::string, SimNode> nodes_;  // by name: deterministic order
-  std::vector<Pod> pods_;                 // live pods; removal swaps with the last
+  std::map<std::string, SimNode> nodes_;      // by name: deterministic order
+  std::vector<Pod> pods_;                     // live pods; removal swaps with the last
+  std::vector<std::uint64_t> pod_revisions_;  // parallel to pods_ (ClusterLoan)
   std::unordered_map<std::string, std::size_t> pod_index_;
   std::set<std::string> gpu_room_, cpu_room_;
   std::vector<std::string> lost_;

@@ -155,6 +155,40 @@ TEST(SimCloud, InterruptionNoticeIsVisibleInTheListing) {
   EXPECT_TRUE(cloud.list_instances().at(0).interruption_notice);
 }
 
+// The controller plans on the listing SimCloud lends; if it drifted from the instances
+// themselves, the simulator would plan on nodes that are gone or miss a spot notice.
+TEST(SimCloud, LentListingIsTheLiveInstancesInIdOrder) {
+  Catalog cat = test_catalog();
+  FixedClock clock;
+  SimCloud cloud(cat, clock, {});
+  std::vector<std::string> ids;
+  for (int i = 0; i < 20; ++i) {
+    for (const auto& inst :
+         cloud.launch(request("m5.large", CapacityType::Spot, 1 + i % 3, std::to_string(i)))
+             .launched) {
+      ids.push_back(inst.id);
+    }
+  }
+  for (std::size_t i = 0; i < ids.size(); i += 3) cloud.terminate({ids[i]});
+  for (std::size_t i = 1; i < ids.size(); i += 4) cloud.mark_running(ids[i]);
+  for (std::size_t i = 2; i < ids.size(); i += 5) cloud.mark_interruption(ids[i]);
+  const std::vector<Instance>* lent = cloud.lend_instances();
+  ASSERT_NE(lent, nullptr);
+  std::vector<std::string> expected;
+  for (const auto& [id, inst] : cloud.all_instances()) {
+    if (inst.state != "terminated") expected.push_back(id);
+  }
+  ASSERT_EQ(lent->size(), expected.size());
+  for (std::size_t i = 0; i < expected.size(); ++i) {
+    const Instance& got = (*lent)[i];
+    const Instance* truth = cloud.find(expected[i]);
+    EXPECT_EQ(got.id, truth->id);
+    EXPECT_EQ(got.state, truth->state) << got.id;
+    EXPECT_EQ(got.interruption_notice, truth->interruption_notice) << got.id;
+  }
+  EXPECT_EQ(cloud.list_instances().size(), expected.size());
+}
+
 TEST(SimCloud, BootDelayDependsOnGpus) {
   Catalog cat = test_catalog();
   FixedClock clock;

@@ -1,5 +1,6 @@
 #include "cloud/sim/sim_cloud.h"
 
+#include <algorithm>
 #include <cstdio>
 
 namespace fitscale {
@@ -60,8 +61,8 @@ LaunchResult SimCloud::launch(const LaunchRequest& request) {
     if (catalog_.find_type(request.instance_type) == nullptr) {
       return fail("InvalidParameterValue", "unknown instance type " + request.instance_type);
     }
-    return fail("Unsupported", "no " + std::string(to_string(request.capacity_type)) + " offering of " +
-                                   request.instance_type + " in " + request.zone);
+    return fail("Unsupported", "no " + std::string(to_string(request.capacity_type)) +
+                                   " offering of " + request.instance_type + " in " + request.zone);
   }
   auto injected = injected_.find(key);
   if (injected != injected_.end() && injected->second.second != 0) {
@@ -90,6 +91,7 @@ LaunchResult SimCloud::launch(const LaunchRequest& request) {
     inst.tags["fitscale.io/namespace"] = request.owner_namespace;
     ids.push_back(inst.id);
     live_.insert(inst.id);
+    live_list_.push_back(inst);
     result.launched.push_back(inst);
     instances_.emplace(inst.id, std::move(inst));
   }
@@ -101,19 +103,23 @@ LaunchResult SimCloud::launch(const LaunchRequest& request) {
 void SimCloud::terminate(const std::vector<std::string>& instance_ids) {
   for (const auto& id : instance_ids) {
     auto it = instances_.find(id);
-    if (it == instances_.end() || it->second.state == "terminated") continue;  // idempotent, like EC2
+    if (it == instances_.end() || it->second.state == "terminated")
+      continue;  // idempotent, like EC2
     it->second.state = "terminated";
+    if (Instance* live = live_entry(id))
+      live_list_.erase(live_list_.begin() + (live - live_list_.data()));
     live_.erase(id);
     terminated_at_[id] = clock_.now();
     ++generation_;
   }
 }
 
-std::vector<Instance> SimCloud::list_instances() {
-  std::vector<Instance> out;
-  out.reserve(live_.size());
-  for (const auto& id : live_) out.push_back(instances_.at(id));
-  return out;
+std::vector<Instance> SimCloud::list_instances() { return live_list_; }
+
+Instance* SimCloud::live_entry(const std::string& id) {
+  auto it = std::lower_bound(live_list_.begin(), live_list_.end(), id,
+                             [](const Instance& i, const std::string& key) { return i.id < key; });
+  return it != live_list_.end() && it->id == id ? &*it : nullptr;
 }
 
 void SimCloud::inject_failure(const std::string& offering_key, const std::string& code, int count) {
@@ -124,6 +130,7 @@ void SimCloud::mark_interruption(const std::string& instance_id) {
   auto it = instances_.find(instance_id);
   if (it == instances_.end() || it->second.state == "terminated") return;
   it->second.interruption_notice = true;
+  if (Instance* live = live_entry(instance_id)) live->interruption_notice = true;
   ++generation_;
 }
 
@@ -131,6 +138,7 @@ void SimCloud::mark_running(const std::string& instance_id) {
   auto it = instances_.find(instance_id);
   if (it == instances_.end() || it->second.state != "pending") return;
   it->second.state = "running";
+  if (Instance* live = live_entry(instance_id)) live->state = "running";
   ++generation_;
 }
 

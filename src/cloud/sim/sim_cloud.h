@@ -7,6 +7,7 @@
 #include <optional>
 #include <set>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "controller/interfaces.h"
@@ -30,8 +31,10 @@ class SimCloud final : public CloudProvider {
   void terminate(const std::vector<std::string>& instance_ids) override;
   std::vector<Instance> list_instances() override;
   std::optional<std::uint64_t> generation() const override { return generation_; }
+  const std::vector<Instance>* lend_instances() const override { return &live_list_; }
 
-  // The next `count` launches of `offering_key` fail with `code` (e.g. InsufficientInstanceCapacity).
+  // The next `count` launches of `offering_key` fail with `code` (e.g.
+  // InsufficientInstanceCapacity).
   void inject_failure(const std::string& offering_key, const std::string& code, int count);
   // Spot reclamation: marks the instance (interruption_notice) or removes it.
   void mark_interruption(const std::string& instance_id);
@@ -57,7 +60,13 @@ class SimCloud final : public CloudProvider {
   std::map<std::string, std::pair<std::string, int>> injected_;  // offering -> (code, remaining)
   std::map<std::string, std::vector<std::string>> tokens_;       // client token -> instance ids
   std::set<std::string> live_;                                   // ids not yet terminated
-  std::map<std::string, Time> terminated_at_;
+  // The live instances by id (ids are fixed-width, so launch order is id order): what
+  // list_instances() returns, kept up to date rather than assembled on every call.
+  std::vector<Instance> live_list_;
+  Instance* live_entry(const std::string& id);
+  // Asked for every live instance on every engine step: hashed, not searched among every
+  // instance ever terminated.
+  std::unordered_map<std::string, Time> terminated_at_;
   std::map<std::string, std::size_t, std::less<>> offering_index_;  // Offering::key() -> index
   std::uint64_t generation_ = 1;
 };

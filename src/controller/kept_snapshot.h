@@ -1,0 +1,64 @@
+#pragma once
+// Observe, for a cluster that lends its state (ClusterLoan): the Snapshot is kept from one loop
+// to the next and only the nodes and pods whose revision changed are copied into it. The result
+// is the Snapshot build_snapshot makes from a copy of the same state; what a planned loop costs
+// then follows what changed, not the size of the cluster (docs/PERFORMANCE.md, "Simulator").
+#include <cstdint>
+#include <optional>
+#include <set>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "controller/interfaces.h"
+#include "controller/snapshot_builder.h"
+#include "planner/plan.h"
+
+namespace fitscale {
+
+class KeptSnapshot {
+ public:
+  // Brings the snapshot up to date with `loan` and `instances`. `instances_changed`: the listing
+  // may differ from the one passed last time (it must be the same vector object otherwise).
+  void update(const ClusterLoan& loan, const std::vector<Instance>& instances,
+              bool instances_changed, const OfferingIndex& offerings,
+              const std::set<std::string>& draining, Time now);
+
+  Snapshot& snapshot() { return snapshot_; }
+  // Registered nodes (by name) whose bound pods, or whose instance, may differ from the last
+  // update; everything may when all_touched().
+  const std::set<std::string>& touched() const { return touched_; }
+  bool all_touched() const { return all_touched_; }
+  // The registered node of that name, or null.
+  const Node* registered(const std::string& name) const;
+  // Like erasing the node from build_snapshot's EmptySince: if it stays, its empty time starts
+  // afresh on the next update.
+  void forget_empty(const std::string& node);
+
+ private:
+  struct Extra {
+    const Instance* instance = nullptr;  // matched by provider id, in the current listing
+    std::optional<Time> since;           // empty since, while nothing pins the node
+    bool fresh = true;                   // copied this update: derive everything
+  };
+  std::size_t find_registered(const std::string& name) const;
+  void sync_pods(const ClusterLoan& loan);
+  bool sync_nodes(const ClusterLoan& loan);
+  void derive(std::size_t i, const Node& base, const std::set<std::string>& draining, Time now);
+  void rebuild_in_flight(const std::vector<Instance>& instances, const OfferingIndex& offerings);
+
+  Snapshot snapshot_;           // registered nodes by name first, then in-flight instances
+  std::size_t registered_ = 0;  // registered nodes at the front of snapshot_.nodes
+  std::vector<std::uint64_t> node_revisions_;
+  std::vector<Extra> extras_;  // parallel to the registered nodes
+  std::vector<std::uint64_t> pod_revisions_;
+  std::unordered_map<std::string, int> pins_;  // node -> pods bound there that pin it
+  std::unordered_map<std::string_view, const Instance*> by_provider_;
+  std::set<std::string> draining_;
+  std::set<std::string> forgotten_;
+  std::set<std::string> touched_;
+  bool all_touched_ = true;
+  bool first_ = true;
+};
+
+}  // namespace fitscale
