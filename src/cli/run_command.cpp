@@ -493,8 +493,10 @@ Runner register_run(CLI::App& app) {
       ->required()
       ->check(CLI::IsMember({"sim", "aws"}));
   sub->add_option("--config", flags->config, "fitscale config file (YAML)");
-  sub->add_option("--catalog", flags->catalog,
-                  "Instance catalog CSV (default: the embedded AWS us-east-1 catalog)");
+  sub->add_option(
+      "--catalog", flags->catalog,
+      "Instance catalog CSV (default: the embedded AWS us-east-1 catalog); with --provider "
+      "aws, the price table merged with what the EC2 API reports");
   sub->add_flag("--dry-run", flags->dry_run, "Log every action it would take and take none");
   sub->add_option("--interval", flags->interval_s,
                   "Seconds between reconcile loops (default: the config's)");
