@@ -422,7 +422,9 @@ void Controller::remove(const Plan& p, const Snapshot& snapshot, Time now, LoopR
   State& st = *state_;
   const bool act = !options_.dry_run;
   std::unordered_map<std::string_view, const Node*> nodes;
-  for (const auto& n : snapshot.nodes) nodes.emplace(n.name, &n);
+  if (!p.remove.empty()) {
+    for (const auto& n : snapshot.nodes) nodes.emplace(n.name, &n);
+  }
   for (const auto& d : p.remove) {
     ActionRecord rec;
     rec.kind = ActionKind::Remove;

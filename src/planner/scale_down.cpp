@@ -27,20 +27,12 @@ std::vector<RemoveDecision> choose_removals(const Snapshot& snapshot, const Poli
   const bool any_managed = std::any_of(snapshot.nodes.begin(), snapshot.nodes.end(),
                                        [](const Node& n) { return n.managed; });
   if (!any_managed) return out;
-  std::unordered_map<std::string_view, std::vector<const Pod*>> on_node;
-  for (const Pod& p : snapshot.pods) {
-    if (!p.node_name.empty()) on_node[p.node_name].push_back(&p);
-  }
+  // Which nodes have a reason to go is decided from the node alone, and on most plans no node
+  // has one: only then are pods grouped by node (once per plan in the simulator, so it counts).
+  std::vector<RemoveDecision> candidates;
   for (const Node& n : snapshot.nodes) {
     if (!n.managed) continue;
     if (nodes_receiving_pods.count(n.name) > 0) continue;
-    const auto it = on_node.find(n.name);
-    const std::vector<const Pod*> none;
-    const std::vector<const Pod*>& pods = it == on_node.end() ? none : it->second;
-    bool pinned = false;
-    for (const Pod* p : pods) pinned = pinned || pins(*p);
-    if (pinned) continue;
-
     RemoveDecision d;
     d.node = n.name;
     d.instance_id = n.instance_id;
@@ -66,6 +58,21 @@ std::vector<RemoveDecision> choose_removals(const Snapshot& snapshot, const Poli
     } else {
       continue;
     }
+    candidates.push_back(std::move(d));
+  }
+  if (candidates.empty()) return out;
+  std::unordered_map<std::string_view, std::vector<const Pod*>> on_node;
+  for (const auto& d : candidates) on_node[d.node];
+  for (const Pod& p : snapshot.pods) {
+    if (p.node_name.empty()) continue;
+    auto it = on_node.find(p.node_name);
+    if (it != on_node.end()) it->second.push_back(&p);
+  }
+  for (auto& d : candidates) {
+    const std::vector<const Pod*>& pods = on_node[d.node];
+    bool pinned = false;
+    for (const Pod* p : pods) pinned = pinned || pins(*p);
+    if (pinned) continue;
     for (const Pod* p : pods) {
       if (finished(*p) || p->is_daemon() || p->is_mirror() || p->terminating) continue;
       d.evict.push_back(p->key());

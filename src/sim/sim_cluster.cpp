@@ -14,14 +14,17 @@ ClusterState SimCluster::observe() {
 }
 
 bool SimCluster::lend(ClusterLoan& loan) {
-  loan.nodes.clear();
-  loan.node_revisions.clear();
-  loan.nodes.reserve(nodes_.size());
-  loan.node_revisions.reserve(nodes_.size());
-  for (const auto& [name, n] : nodes_) {
-    loan.nodes.push_back(&n.node);
-    loan.node_revisions.push_back(n.revision);
+  if (nodes_changed_) {
+    nodes_changed_ = false;
+    lent_nodes_.clear();
+    lent_revisions_.clear();
+    for (const auto& [name, n] : nodes_) {
+      lent_nodes_.push_back(&n.node);
+      lent_revisions_.push_back(n.revision);
+    }
   }
+  loan.nodes = lent_nodes_;
+  loan.node_revisions = lent_revisions_;
   loan.pods = &pods_;
   loan.pod_revisions = &pod_revisions_;
   return true;
@@ -34,6 +37,7 @@ bool SimCluster::cordon(const std::string& node) {
     it->second.node.unschedulable = true;
     update_room(node, it->second);
     it->second.revision = ++generation_;
+    nodes_changed_ = true;
   }
   return true;
 }
@@ -45,6 +49,7 @@ bool SimCluster::add_taint(const std::string& node, const Taint& taint) {
   if (std::find(taints.begin(), taints.end(), taint) == taints.end()) {
     taints.push_back(taint);
     it->second.revision = ++generation_;
+    nodes_changed_ = true;
   }
   return true;
 }
@@ -80,6 +85,7 @@ void SimCluster::add_node(Node node) {
   update_room(name, n);
   n.revision = ++generation_;
   nodes_[name] = std::move(n);
+  nodes_changed_ = true;
 }
 
 void SimCluster::add_pod(Pod pod) {
@@ -138,6 +144,7 @@ std::vector<std::string> SimCluster::remove_node(const std::string& node) {
   std::vector<std::string> pods = it->second.pods;
   for (const auto& p : pods) unbind(p);
   nodes_.erase(node);
+  nodes_changed_ = true;
   gpu_room_.erase(node);
   cpu_room_.erase(node);
   ++generation_;

@@ -54,6 +54,7 @@ class SimCluster final : public ClusterView {
   std::vector<std::string> take_lost();
 
   const Pod* pod(const std::string& key) const;
+  // The engine may change `free` and `pods` through this, never `node` (lend() would not know).
   SimNode* node(const std::string& name);
   const std::map<std::string, SimNode>& nodes() const { return nodes_; }
   // Ready, schedulable nodes with a free GPU / with any free CPU: where a pending pod may go.
@@ -69,7 +70,11 @@ class SimCluster final : public ClusterView {
 
   bool keep_events_;
   std::uint64_t generation_ = 1;
-  std::map<std::string, SimNode> nodes_;      // by name: deterministic order
+  std::map<std::string, SimNode> nodes_;  // by name: deterministic order
+  // What lend() gave last, while no node came, went or changed since (nodes_changed_ false).
+  std::vector<const Node*> lent_nodes_;
+  std::vector<std::uint64_t> lent_revisions_;
+  bool nodes_changed_ = true;
   std::vector<Pod> pods_;                     // live pods; removal swaps with the last
   std::vector<std::uint64_t> pod_revisions_;  // parallel to pods_ (ClusterLoan)
   std::unordered_map<std::string, std::size_t> pod_index_;
