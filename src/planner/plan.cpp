@@ -57,16 +57,21 @@ struct LaunchKey {
 class Planner {
  public:
   Planner(const Snapshot& s, const Catalog& c, const Policy& p, Time now)
-      : s_(s), catalog_(c), policy_(p), now_(now), existing_(s, p, now, c.gpu_models) {}
+      : s_(s), catalog_(c), policy_(p), now_(now) {}
 
   Plan run() {
     collect_pending();
+    // Existing capacity only serves pending pods: a plan with none (in the simulator, most plans
+    // after a job ends) would index every node and its pods for nothing.
+    if (!pending_.empty()) existing_.emplace(s_, policy_, now_, catalog_.gpu_models);
     place_gangs_on_existing();
     place_lone_on_existing();
     price_lone_classes();
     admit_jobs();
     emit_launches();
-    out_.remove = planner::choose_removals(s_, policy_, now_, existing_.used_nodes());
+    const std::set<std::string> none;
+    out_.remove =
+        planner::choose_removals(s_, policy_, now_, existing_ ? existing_->used_nodes() : none);
     return std::move(out_);
   }
 
@@ -139,16 +144,16 @@ class Planner {
         continue;
       }
       auto members = planner::build_classes(s_.pods, g.pending, catalog_.gpu_models);
-      if (existing_.place_gang(members, out_.placements)) g.pending.clear();
+      if (existing_->place_gang(members, out_.placements)) g.pending.clear();
     }
   }
 
   void place_lone_on_existing() {
-    if (!existing_.has_nodes()) return;
+    if (!existing_ || !existing_->has_nodes()) return;
     auto classes = planner::build_classes(s_.pods, lone_, catalog_.gpu_models);
     std::vector<std::uint32_t> left;
     for (const PodClass& c : classes) {
-      for (std::uint32_t pi : existing_.place_class(c, out_.placements)) left.push_back(pi);
+      for (std::uint32_t pi : existing_->place_class(c, out_.placements)) left.push_back(pi);
     }
     // Keep scheduling order for the next steps.
     std::vector<std::uint32_t> rank(s_.pods.size(), 0);
@@ -356,7 +361,7 @@ class Planner {
   const Catalog& catalog_;
   const Policy& policy_;
   Time now_;
-  planner::ExistingCapacity existing_;
+  std::optional<planner::ExistingCapacity> existing_;  // built only when pods are pending
   Plan out_;
   std::vector<std::uint32_t> pending_;
   std::vector<std::uint32_t> lone_;
