@@ -230,7 +230,10 @@ LoopResult Controller::reconcile() {
         ++it;
       }
     }
+    // Every metered id is live now; as many of them as live ones means none is new (the usual
+    // case: launches are metered when made), so the ordered set need not be searched per id.
     for (const auto& inst : instances) {
+      if (st.metered.size() == live.size()) break;
       if (st.metered.insert(inst.id).second) {
         ledger_->node_started(charge_for(inst, st.offerings), inst.launched_at);
         st.meter_all = true;  // its node may be registered already

@@ -106,6 +106,14 @@ bool KeptSnapshot::sync_nodes(const ClusterLoan& loan) {
   return true;
 }
 
+bool KeptSnapshot::same_instance_fields(const Instance& inst, const Node& n) {
+  return n.managed && n.instance_id == inst.id && n.instance_type == inst.instance_type &&
+         n.zone == inst.zone && n.capacity_type == inst.capacity_type &&
+         n.price_micros_per_hour == inst.price_micros_per_hour &&
+         n.owner_namespace == inst.owner_namespace && n.owner_job == inst.job &&
+         n.launched_at == inst.launched_at && n.interruption_notice == inst.interruption_notice;
+}
+
 void KeptSnapshot::derive(std::size_t i, const Node& base, const std::set<std::string>& draining,
                           Time now) {
   Node& n = snapshot_.nodes[i];
@@ -161,8 +169,25 @@ void KeptSnapshot::update(const ClusterLoan& loan, const std::vector<Instance>& 
   const bool draining_changed = draining != draining_;
   if (draining_changed) draining_ = draining;
 
-  if (instances_changed || draining_changed) {
+  if (draining_changed) {
     for (std::size_t i = 0; i < registered_; ++i) derive(i, *loan.nodes[i], draining, now);
+  } else if (instances_changed) {
+    // A new listing (every launch, boot and termination makes one) leaves most nodes' instances
+    // as they were: those only need to point into the new listing.
+    for (std::size_t i = 0; i < registered_; ++i) {
+      const Node& n = snapshot_.nodes[i];
+      Extra& x = extras_[i];
+      auto it = by_provider_.find(n.provider_id);
+      const Instance* inst = it == by_provider_.end() ? nullptr : it->second;
+      const bool same = !x.fresh && touched_.count(n.name) == 0 && forgotten_.count(n.name) == 0 &&
+                        (inst == nullptr ? x.instance == nullptr
+                                         : x.instance != nullptr && same_instance_fields(*inst, n));
+      if (same) {
+        x.instance = inst;
+      } else {
+        derive(i, *loan.nodes[i], draining, now);
+      }
+    }
   } else {
     // Only nodes whose pods, revision or empty time changed can look different.
     std::set<std::string> names = touched_;

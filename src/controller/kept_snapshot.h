@@ -44,6 +44,8 @@ class KeptSnapshot {
   std::size_t find_registered(const std::string& name) const;
   void sync_pods(const ClusterLoan& loan);
   bool sync_nodes(const ClusterLoan& loan);
+  // Has `n` every field copy_instance would give it from `inst`?
+  static bool same_instance_fields(const Instance& inst, const Node& n);
   void derive(std::size_t i, const Node& base, const std::set<std::string>& draining, Time now);
   void rebuild_in_flight(const std::vector<Instance>& instances, const OfferingIndex& offerings);
 
