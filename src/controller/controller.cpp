@@ -264,7 +264,14 @@ LoopResult Controller::reconcile() {
       meter_pods(snapshot, now,
                  lent && !st.meter_all && !st.kept.all_touched() ? &st.kept : nullptr);
     st.meter_all = false;
-    snapshot.spend = ledger_->spend(now);
+    const bool unbound = lent ? st.kept.unbound() > 0
+                              : std::any_of(snapshot.pods.begin(), snapshot.pods.end(),
+                                            [](const Pod& p) { return p.node_name.empty(); });
+    if (!options_.spend_only_for_admission || unbound) {
+      snapshot.spend = ledger_->spend(now);
+    } else {
+      snapshot.spend.clear();  // nothing pending: no admission, nobody reads it
+    }
   }
 
   Policy policy = options_.policy;

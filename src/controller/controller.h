@@ -27,6 +27,10 @@ struct ControllerOptions {
   bool synchronous_world = false;
   // Pods left waiting on an hourly cap are re-planned at least this often (spend moves on).
   Seconds waiting_recheck_s = 300;
+  // Ask the ledger for spend only when a pod is unbound, i.e. when budget admission may read it.
+  // Only for a world whose recorders do not read Snapshot::spend (the simulator's do not; the
+  // metrics recorder does): the ledger's spend() is O(open nodes) on every planned loop.
+  bool spend_only_for_admission = false;
 };
 
 struct LoopResult {

@@ -29,7 +29,10 @@ void KeptSnapshot::sync_pods(const ClusterLoan& loan) {
   const std::vector<Pod>& pods = *loan.pods;
   const std::vector<std::uint64_t>& revisions = *loan.pod_revisions;
   auto leave = [&](const Pod& p) {
-    if (p.node_name.empty()) return;
+    if (p.node_name.empty()) {
+      --unbound_;
+      return;
+    }
     touched_.insert(p.node_name);
     if (pins_node(p)) {
       auto it = pins_.find(p.node_name);
@@ -37,7 +40,10 @@ void KeptSnapshot::sync_pods(const ClusterLoan& loan) {
     }
   };
   auto enter = [&](const Pod& p) {
-    if (p.node_name.empty()) return;
+    if (p.node_name.empty()) {
+      ++unbound_;
+      return;
+    }
     touched_.insert(p.node_name);
     if (pins_node(p)) ++pins_[p.node_name];
   };

@@ -29,6 +29,8 @@ class KeptSnapshot {
   // update; everything may when all_touched().
   const std::set<std::string>& touched() const { return touched_; }
   bool all_touched() const { return all_touched_; }
+  // Pods bound to no node: pending ones among them.
+  std::size_t unbound() const { return unbound_; }
   // The registered node of that name, or null.
   const Node* registered(const std::string& name) const;
   // Like erasing the node from build_snapshot's EmptySince: if it stays, its empty time starts
@@ -60,6 +62,7 @@ class KeptSnapshot {
   std::set<std::string> forgotten_;
   std::set<std::string> touched_;
   bool all_touched_ = true;
+  std::size_t unbound_ = 0;
   bool first_ = true;
 };
 

@@ -6,6 +6,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <map>
 #include <random>
 
@@ -181,6 +182,9 @@ TEST(KeptSnapshot, SameAsRebuiltAfterEveryRandomChange) {
       ASSERT_EQ(got.nodes[i].provider_id, rebuilt.nodes[i].provider_id) << "step " << step;
     }
     ASSERT_EQ(got.pods.size(), rebuilt.pods.size()) << "step " << step;
+    const auto unbound = std::count_if(rebuilt.pods.begin(), rebuilt.pods.end(),
+                                       [](const Pod& p) { return p.node_name.empty(); });
+    ASSERT_EQ(kept.unbound(), static_cast<std::size_t>(unbound)) << "step " << step;
     for (std::size_t i = 0; i < got.pods.size(); ++i) {
       ASSERT_EQ(describe(got.pods[i]), describe(rebuilt.pods[i]))
           << "step " << step << " pod " << i;

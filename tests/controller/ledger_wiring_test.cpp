@@ -23,9 +23,11 @@ Policy runtime_policy() {
 
 struct LedgerWorld {
   LedgerWorld() : clock(kStart), cloud(clock), catalog(tiny_catalog()) {}
-  void start() {
+  void start(bool spend_only_for_admission = false, std::optional<double> usd_per_day = {}) {
     ControllerOptions o;
     o.policy = runtime_policy();
+    o.policy.budgets.defaults.usd_per_day = usd_per_day;
+    o.spend_only_for_admission = spend_only_for_admission;
     controller = std::make_unique<Controller>(cluster, cloud, catalog, clock, &ledger, recorder, o);
   }
   FakeClock clock;
@@ -73,6 +75,27 @@ TEST(ControllerLedger, UndeclaredRuntimeUsesTheNamespaceBudget) {
   w.clock.advance(10);
   EXPECT_EQ(w.worst_case_end_for(make_pod("other", 4000, 2 * kGi, 0, "team-b")),
             kStart + 10 + 24 * kHour);
+}
+
+// The simulator asks the ledger for spend only while some pod is pending: a daily cap must see
+// what the first job committed either way, so the second job waits instead of launching.
+TEST(ControllerLedger, DailyCapSeesCommittedSpendWhenSpendIsAskedOnlyForAdmission) {
+  for (bool only_for_admission : {false, true}) {
+    LedgerWorld w;
+    w.start(only_for_admission, 0.15);  // one $0.10/h node for 1 h fits, two do not
+    auto one_hour_job = [](const std::string& name) {
+      Pod p = make_pod(name, 4000, 2 * kGi);
+      p.annotations["fitscale.io/max-runtime"] = "1h";
+      return p;
+    };
+    w.cluster.add_pod(one_hour_job("first"));
+    w.controller->reconcile();
+    ASSERT_EQ(w.cloud.instances.size(), 1u) << only_for_admission;
+    w.clock.advance(10);
+    w.cluster.add_pod(one_hour_job("second"));
+    w.controller->reconcile();
+    EXPECT_EQ(w.cloud.instances.size(), 1u) << only_for_admission;
+  }
 }
 
 TEST(ControllerLedger, NodeThatVanishedWhileDownIsStoppedOnTheFirstObserve) {
