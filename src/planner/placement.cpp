@@ -33,7 +33,7 @@ bool holds_resources(const Pod& p) {
 
 ExistingCapacity::ExistingCapacity(const Snapshot& snapshot, const Policy& policy, Time now,
                                    const std::vector<std::string>& gpu_models)
-    : snapshot_(snapshot) {
+    : snapshot_(snapshot), gpu_models_(gpu_models) {
   std::vector<const Node*> order;
   for (const Node& n : snapshot.nodes) {
     if (takes_new_pods(n, policy, now)) order.push_back(&n);
@@ -52,10 +52,13 @@ ExistingCapacity::ExistingCapacity(const Snapshot& snapshot, const Policy& polic
   for (const Node* n : order) {
     Slot s;
     s.node = n;
-    if (!labels_are_canonical(n->labels)) s.rewritten = canonical_labels(n->labels, gpu_models);
-    const Labels& labels = s.labels();
-    auto z = labels.find(label::kZone);
-    s.zone = !n->zone.empty() ? n->zone : (z != labels.end() ? z->second : std::string());
+    if (!n->zone.empty()) {
+      s.zone = n->zone;
+    } else {
+      const Labels& labels = labels_of(s);
+      auto z = labels.find(label::kZone);
+      if (z != labels.end()) s.zone = z->second;
+    }
     s.free = n->allocatable;
     by_name.emplace(n->name, slots_.size());
     slots_.push_back(std::move(s));
@@ -72,8 +75,17 @@ ExistingCapacity::ExistingCapacity(const Snapshot& snapshot, const Policy& polic
   }
 }
 
+const Labels& ExistingCapacity::labels_of(const Slot& s) const {
+  if (!s.checked) {
+    s.checked = true;
+    if (!labels_are_canonical(s.node->labels))
+      s.rewritten = canonical_labels(s.node->labels, gpu_models_);
+  }
+  return s.rewritten ? *s.rewritten : s.node->labels;
+}
+
 bool ExistingCapacity::admits(const PodClass& c, const Slot& s) const {
-  return labels_admit(c, s.labels()) && tolerates_all(c.exemplar->tolerations, s.node->taints) &&
+  return labels_admit(c, labels_of(s)) && tolerates_all(c.exemplar->tolerations, s.node->taints) &&
          !(c.on_demand_only && s.node->managed && s.node->capacity_type == CapacityType::Spot);
 }
 
@@ -93,12 +105,14 @@ void ExistingCapacity::put(const Pod& p, Slot& s, std::map<std::string, std::str
 
 std::vector<std::uint32_t> ExistingCapacity::place_class(
     const PodClass& c, std::map<std::string, std::string>& placements) {
+  const Resources& req = c.exemplar->requests;
+  // A node too small for the class now stays too small (see below): leave it out before
+  // looking at its labels.
   std::vector<std::size_t> candidates;
   for (std::size_t i = 0; i < slots_.size(); ++i) {
-    if (admits(c, slots_[i])) candidates.push_back(i);
+    if (fits(req, slots_[i].free) && admits(c, slots_[i])) candidates.push_back(i);
   }
   std::vector<std::uint32_t> left;
-  const Resources& req = c.exemplar->requests;
   // Free room only shrinks during a plan, so a node too small for this class stays too small:
   // the cursor never moves back, and placing a class costs O(pods + nodes).
   std::size_t cursor = 0;
