@@ -139,6 +139,8 @@ class Engine {
     c.offering_backoff_s = o.offering_backoff_s;
     c.cluster_name = o.cluster_name;
     c.synchronous_world = true;
+    // The engine's report reads the ledger itself; only admission needs the budgets' spend.
+    c.spend_only_for_admission = true;
     return c;
   }
 
