@@ -27,7 +27,8 @@ GangPlan pack_gang(const std::string& gang, const std::vector<PodClass>& members
         p.ok = false;
         break;
       }
-      const ClassPacker packer(c.exemplar->requests, c.self_anti_affinity, choice.usable, catalog);
+      const ClassPacker packer(c.exemplar->requests, c.self_anti_affinity, choice.usable, catalog,
+                               PriceTies::FewerNodes);
       const auto n = static_cast<std::int64_t>(c.pods.size());
       p.micros_per_hour += packer.cost(n);
       p.nodes += packer.nodes(n);

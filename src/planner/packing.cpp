@@ -14,7 +14,9 @@ constexpr Micros kInf = std::numeric_limits<Micros>::max() / 4;
 }  // namespace
 
 ClassPacker::ClassPacker(const Resources& req, bool one_per_node,
-                         const std::vector<std::uint32_t>& offerings, const Catalog& catalog) {
+                         const std::vector<std::uint32_t>& offerings, const Catalog& catalog,
+                         PriceTies ties) {
+  const bool fewer = ties == PriceTies::FewerNodes;
   std::vector<std::pair<std::int64_t, std::uint32_t>> per_node;  // (pods per node, offering)
   for (std::uint32_t i : offerings) {
     std::int64_t p = pods_per_node(req, catalog.offerings[i].allocatable);
@@ -54,22 +56,28 @@ ClassPacker::ClassPacker(const Resources& req, bool one_per_node,
   }
   bulk_ = frontier.front();
   for (std::int64_t p : frontier) {
-    // price/p < price_bulk/bulk, exactly, in integers; ties go to the larger node.
+    // price/p < price_bulk/bulk, exactly, in integers; ties as `ties` says.
     const __int128 lhs = static_cast<__int128>(best_cost_[static_cast<std::size_t>(p)]) * bulk_;
     const __int128 rhs = static_cast<__int128>(best_cost_[static_cast<std::size_t>(bulk_)]) * p;
-    if (lhs < rhs || (lhs == rhs && p > bulk_)) bulk_ = p;
+    if (lhs < rhs || (fewer && lhs == rhs && p > bulk_)) bulk_ = p;
   }
   const std::size_t limit = 2 * m;
   tail_.assign(limit + 1, Tail{});
   for (std::size_t r = 1; r <= limit; ++r) {
+    // One node for all r pods first when fewer nodes win ties, last (and only if strictly
+    // cheaper) when smaller ones do; among splits the smallest first node wins a tie.
     Tail best{kInf, 0, 0, 0};
-    if (r <= m) best = {best_cost_[r], static_cast<std::int64_t>(r), 1, best_gpus_[r]};
+    const bool one_node = r <= m;
+    if (one_node && fewer) best = {best_cost_[r], static_cast<std::int64_t>(r), 1, best_gpus_[r]};
     for (std::int64_t p : frontier) {
       const auto up = static_cast<std::size_t>(p);
       if (up >= r) break;
       const Tail& rest = tail_[r - up];
       const Micros c = best_cost_[up] + rest.cost;
       if (c < best.cost) best = {c, p, rest.nodes + 1, rest.gpus + best_gpus_[up]};
+    }
+    if (one_node && !fewer && best_cost_[r] < best.cost) {
+      best = {best_cost_[r], static_cast<std::int64_t>(r), 1, best_gpus_[r]};
     }
     tail_[r] = best;
   }

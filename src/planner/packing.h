@@ -16,10 +16,16 @@
 
 namespace fitscale::planner {
 
+// Which of two equally cheap packings to take. Pods of different jobs end at different times
+// and a node goes only when its last pod does, so smaller nodes leave less capacity held by one
+// long pod (on Philly's week this was most of the cost above the lower bound). A gang's
+// replicas start and end together, and sit better on one node.
+enum class PriceTies { SmallerNodes, FewerNodes };
+
 class ClassPacker {
  public:
   ClassPacker(const Resources& req, bool one_per_node, const std::vector<std::uint32_t>& offerings,
-              const Catalog& catalog);
+              const Catalog& catalog, PriceTies ties = PriceTies::SmallerNodes);
 
   bool can_pack() const { return max_per_node_ > 0; }
   Micros cost(std::int64_t n) const;  // micro-dollars per hour for n pods

@@ -171,6 +171,33 @@ TEST(Packing, PlanIsDeterministic) {
   }
 }
 
+TEST(Packing, EqualPricePerGpuGivesLoneJobsSmallNodesAndAGangOneNode) {
+  // V100 costs the same per GPU in every size. Eight 1-GPU jobs on eight 1-GPU nodes cost what
+  // one 8-GPU node does, and each node can go when its own job ends; an 8-replica gang of 1-GPU
+  // pods starts and ends together, so it takes the one big node.
+  const Catalog cat = make_catalog({{"p3.16xlarge", 64000, 488 * kGi, 8, 7.344, 24.48, "V100"},
+                                    {"p3.8xlarge", 32000, 244 * kGi, 4, 3.672, 12.24, "V100"},
+                                    {"p3.2xlarge", 8000, 61 * kGi, 1, 0.918, 3.06, "V100"}},
+                                   {"us-east-1a"});
+  Snapshot lone;
+  Snapshot gang;
+  for (int i = 0; i < 8; ++i) {
+    lone.pods.push_back(make_pod("job-" + std::to_string(i), 6000, 40 * kGi, 1));
+    Pod pod = make_pod("rank-" + std::to_string(i), 6000, 40 * kGi, 1);
+    pod.gang = Gang{"train", 8};
+    gang.pods.push_back(pod);
+  }
+  const Plan a = plan(lone, cat, testing::no_budgets(), 0);
+  ASSERT_EQ(a.launch.size(), 1u);
+  EXPECT_EQ(a.launch[0].instance_type, "p3.2xlarge");
+  EXPECT_EQ(launched(a), 8);
+  const Plan b = plan(gang, cat, testing::no_budgets(), 0);
+  ASSERT_EQ(b.launch.size(), 1u);
+  EXPECT_EQ(b.launch[0].instance_type, "p3.16xlarge");
+  EXPECT_EQ(launched(b), 1);
+  EXPECT_NEAR(a.usd_per_hour, b.usd_per_hour, 1e-9);
+}
+
 TEST(ClassPacker, CostOfManyPodsIsBulkNodesPlusTheCheapestTail) {
   const Catalog cat =
       make_catalog({{"big", 10000, 64 * kGi, 0, 0.80, 2.0}, {"small", 2000, 8 * kGi, 0, 0.20, 0.5}},
@@ -187,6 +214,10 @@ TEST(ClassPacker, CostOfManyPodsIsBulkNodesPlusTheCheapestTail) {
   EXPECT_EQ(pk.cost(1), 200'000);  // one small
   EXPECT_EQ(pk.cost(4), 400'000);  // two small ($0.40) beat one big ($0.80)
   EXPECT_EQ(pk.cost(7), 800'000);  // one big ($0.80) ties four small; never more
+  EXPECT_EQ(pk.nodes(7), 4);       // the tie goes to the small nodes
+  const planner::ClassPacker fewer(req, false, spot, cat, planner::PriceTies::FewerNodes);
+  EXPECT_EQ(fewer.cost(7), 800'000);
+  EXPECT_EQ(fewer.nodes(7), 1);
   EXPECT_EQ(pk.cost(1001), 100 * 800'000 + 200'000);
   EXPECT_EQ(pk.nodes(1001), 101);
 }
