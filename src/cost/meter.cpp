@@ -22,12 +22,27 @@ std::vector<Segment> make_segments(const MeteredNode& node, const std::string& n
   return out;
 }
 
+Meter::Meter(const Meter& other)
+    : nodes_(other.nodes_),
+      open_(other.open_),
+      by_day_(other.by_day_),
+      by_month_(other.by_month_),
+      by_total_(other.by_total_) {
+  for (const auto& [id, o] : open_) open_node_.emplace(id, &nodes_.at(id));
+}
+
+Meter& Meter::operator=(const Meter& other) {
+  if (this != &other) *this = Meter(other);
+  return *this;
+}
+
 std::vector<Segment> Meter::node_started(const NodeCharge& node, Time t) {
   // Already known: a restart reporting a node the storage has (metering continues where it
   // stopped), or a repeated call. Either way nothing changes.
   if (nodes_.count(node.node_id) != 0) return {};
-  nodes_[node.node_id] = MeteredNode{node, t, std::nullopt};
+  const MeteredNode& kept = nodes_[node.node_id] = MeteredNode{node, t, std::nullopt};
   open_[node.node_id] = OpenSegment{t, Split{}};
+  open_node_[node.node_id] = &kept;
   return {};
 }
 
@@ -50,6 +65,7 @@ std::vector<Segment> Meter::node_stopped(const std::string& node_id, Time t) {
   t = std::max(t, it->second.since);
   std::vector<Segment> out = close(node_id, t);
   open_.erase(node_id);
+  open_node_.erase(node_id);
   nodes_.at(node_id).stopped_at = t;
   return out;
 }
@@ -74,8 +90,11 @@ void Meter::count(const Segment& s) {
 }
 
 void Meter::restore_node(const MeteredNode& node, std::optional<OpenSegment> open) {
-  nodes_[node.charge.node_id] = node;
-  if (open) open_[node.charge.node_id] = std::move(*open);
+  const MeteredNode& kept = nodes_[node.charge.node_id] = node;
+  if (open) {
+    open_[node.charge.node_id] = std::move(*open);
+    open_node_[node.charge.node_id] = &kept;
+  }
 }
 
 void Meter::restore_charge(const std::string& ns, Time day_start, Micros micros) {
@@ -130,8 +149,9 @@ std::map<std::string, NamespaceSpend, std::less<>> Meter::spend(Time now) const 
   for (const auto& [ns, months] : by_month_) {
     if (auto it = months.find(month); it != months.end()) out[ns].spent_this_month += it->second;
   }
+  auto kept = open_node_.begin();
   for (const auto& [id, o] : open_) {
-    const MeteredNode& node = nodes_.at(id);
+    const MeteredNode& node = *(kept++)->second;
     // The open segment metered to now: its part since midnight counts today, since the first
     // of the month this month (a segment opened yesterday is split here, as it will be when
     // it closes).
@@ -160,9 +180,11 @@ std::map<std::string, NamespaceSpend, std::less<>> Meter::spend(Time now) const 
 
 std::map<std::string, Micros, std::less<>> Meter::spent_to_date(Time now) const {
   std::map<std::string, Micros, std::less<>> out = by_total_;
+  auto kept = open_node_.begin();
   for (const auto& [id, o] : open_) {
+    const MeteredNode& node = *(kept++)->second;
     if (now <= o.since) continue;
-    add_charges(nodes_.at(id), o.split, o.since, now,
+    add_charges(node, o.split, o.since, now,
                 [&](const std::string& ns, Micros m) { out[ns] += m; });
   }
   return out;

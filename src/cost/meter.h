@@ -36,6 +36,14 @@ struct OpenSegment {
 
 class Meter {
  public:
+  Meter() = default;
+  // A copy points its open nodes at its own copies of them; a move keeps the map nodes.
+  Meter(const Meter& other);
+  Meter& operator=(const Meter& other);
+  Meter(Meter&&) = default;
+  Meter& operator=(Meter&&) = default;
+  ~Meter() = default;
+
   std::vector<Segment> node_started(const NodeCharge& node, Time t);
   std::vector<Segment> node_stopped(const std::string& node_id, Time t);
   std::vector<Segment> pods_changed(const std::string& node_id, const std::vector<PodUsage>& pods,
@@ -61,6 +69,9 @@ class Meter {
 
   std::map<std::string, MeteredNode, std::less<>> nodes_;
   std::map<std::string, OpenSegment, std::less<>> open_;
+  // The same keys as open_, each with its node: spend() walks both together instead of looking
+  // every open node up among every node ever metered (map nodes never move).
+  std::map<std::string, const MeteredNode*, std::less<>> open_node_;
   // Closed charges by namespace and UTC day / month start.
   std::map<std::string, std::map<Time, Micros>, std::less<>> by_day_;
   std::map<std::string, std::map<Time, Micros>, std::less<>> by_month_;

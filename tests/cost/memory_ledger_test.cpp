@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <map>
+#include <memory>
 #include <random>
 
 namespace fitscale {
@@ -173,6 +174,30 @@ TEST(MemoryLedger, CommittedCountsOpenNodesOfTheOwner) {
   EXPECT_EQ(s["research-a"].committed_worst_case, 0);
   EXPECT_EQ(s["research-a"].spent_today, 27'540'000);
   EXPECT_TRUE(ledger.open_nodes().empty());
+}
+
+// A copied ledger meters on its own: stopping a node in the original must not change what the
+// copy reports, even once the original is gone (the meter keeps pointers to its open nodes).
+TEST(MemoryLedger, CopyMetersIndependentlyOfTheOriginal) {
+  auto original = std::make_unique<MemoryLedger>();
+  original->node_started(node("i-1", 3'600'000, "a"), kMidnight);
+  original->node_started(node("i-2", 7'200'000, "b"), kMidnight);
+  original->pods_changed("i-1", {pod("a", "job-0", 8)}, kMidnight + 60);
+  const MemoryLedger copy = *original;
+  original->node_stopped("i-1", kMidnight + 600);
+  original.reset();
+  // Reuses the freed memory: a copy still pointing into the original would read these.
+  MemoryLedger other;
+  other.node_started(node("i-1", 1'000, "c"), kMidnight);
+  other.node_started(node("i-2", 1'000, "c"), kMidnight);
+
+  const auto spend = copy.spend(kMidnight + 3600);
+  EXPECT_EQ(spend.at("a").spent_today, 3'600'000);
+  EXPECT_EQ(spend.at("b").spent_today, 7'200'000);
+  EXPECT_EQ(spend.at("a").committed_micros_per_hour, 3'600'000);
+  EXPECT_EQ(spend.at("b").committed_micros_per_hour, 7'200'000);
+  EXPECT_EQ(spend.count("c"), 0U);
+  EXPECT_EQ(copy.spent_to_date(kMidnight + 3600).at("b"), 7'200'000);
 }
 
 }  // namespace
