@@ -201,6 +201,7 @@ class Engine {
   std::unordered_map<std::string, std::size_t> meter_by_node_;
   std::string last_seen_instance_;
   std::uint64_t seen_cloud_generation_ = 0;
+  std::size_t seen_terminations_ = 0;  // of cloud_.terminations()
   std::map<std::string, const Offering*> offering_by_key_;
 
   // Running totals for the report.
@@ -570,10 +571,18 @@ void Engine::notice_cloud_changes() {
     last_progress_ = now_;
   }
   // Instances the controller terminated.
+  // Only the terminations since the last look, in instance id order as before (the order fails
+  // jobs and closes meters in).
   std::vector<std::pair<std::size_t, Seconds>> ended;
-  for (const auto& [id, idx] : live_meters_) {
-    if (auto at = cloud_.terminated_at(id)) ended.emplace_back(idx, *at - o_.start);
+  const auto& terminations = cloud_.terminations();
+  for (; seen_terminations_ < terminations.size(); ++seen_terminations_) {
+    const auto& [id, t] = terminations[seen_terminations_];
+    auto live = live_meters_.find(id);
+    if (live != live_meters_.end()) ended.emplace_back(live->second, t - o_.start);
   }
+  // Meter indexes grow with instance ids (ids are zero-padded counters), so index order is id
+  // order.
+  std::sort(ended.begin(), ended.end());
   for (const auto& [idx, at] : ended) {
     Meter& m = meters_[idx];
     if (m.registered && cluster_.node(m.node) != nullptr) {

@@ -110,6 +110,7 @@ void SimCloud::terminate(const std::vector<std::string>& instance_ids) {
       live_list_.erase(live_list_.begin() + (live - live_list_.data()));
     live_.erase(id);
     terminated_at_[id] = clock_.now();
+    terminations_.emplace_back(id, clock_.now());
     ++generation_;
   }
 }

@@ -8,6 +8,7 @@
 #include <set>
 #include <string>
 #include <unordered_map>
+#include <utility>
 #include <vector>
 
 #include "controller/interfaces.h"
@@ -49,6 +50,9 @@ class SimCloud final : public CloudProvider {
   const std::map<std::string, Instance>& all_instances() const { return instances_; }
   // When a terminated instance stopped (absent while it lives).
   std::optional<Time> terminated_at(const std::string& instance_id) const;
+  // Every termination in the order it happened (id, when): a reader keeps how many it has seen
+  // and looks only at the new ones instead of asking about every live instance.
+  const std::vector<std::pair<std::string, Time>>& terminations() const { return terminations_; }
   std::size_t live_count() const { return live_.size(); }
 
  private:
@@ -67,6 +71,7 @@ class SimCloud final : public CloudProvider {
   // Asked for every live instance on every engine step: hashed, not searched among every
   // instance ever terminated.
   std::unordered_map<std::string, Time> terminated_at_;
+  std::vector<std::pair<std::string, Time>> terminations_;
   std::map<std::string, std::size_t, std::less<>> offering_index_;  // Offering::key() -> index
   std::uint64_t generation_ = 1;
 };
