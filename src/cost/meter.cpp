@@ -124,6 +124,28 @@ namespace {
 template <class Add>
 void add_charges(const MeteredNode& node, const Split& split, Time from, Time to, Add&& add) {
   const Micros total = node_cost(node.charge.micros_per_hour, node.launched_at, from, to);
+  if (total == 0) return;  // every part is zero
+  // One party with a positive weight (a node one pod fills, or an empty one): split_exact would
+  // give it everything, so skip its allocations.
+  std::size_t positive = 0;
+  std::size_t which = split.pods.size();
+  bool negative = split.idle_weight < 0;
+  for (std::size_t i = 0; i < split.pods.size(); ++i) {
+    if (split.pods[i].weight > 0) {
+      ++positive;
+      which = i;
+    }
+    negative = negative || split.pods[i].weight < 0;
+  }
+  if (split.idle_weight > 0) {
+    ++positive;
+    which = split.pods.size();
+  }
+  if (!negative && positive <= 1) {
+    // No positive weight: the owner pays, as when attribute() sets the idle weight to 1.
+    add(which == split.pods.size() ? node.charge.owner_namespace : split.pods[which].ns, total);
+    return;
+  }
   std::vector<std::int64_t> weights;
   weights.reserve(split.pods.size() + 1);
   for (const PodShare& p : split.pods) weights.push_back(p.weight);

@@ -200,5 +200,35 @@ TEST(MemoryLedger, CopyMetersIndependentlyOfTheOriginal) {
   EXPECT_EQ(copy.spent_to_date(kMidnight + 3600).at("b"), 7'200'000);
 }
 
+// Property: with nodes still open (empty, one pod, a full node, several pods), what spend to
+// date meters for the open segments matches attribute()'s split in the report, per namespace.
+TEST(MemoryLedger, OpenSegmentsMeterAsTheReportAttributes) {
+  std::mt19937_64 rng(20261130);
+  const std::vector<std::string> namespaces = {"vc-a", "vc-b", "vc-c"};
+  for (int round = 0; round < 20; ++round) {
+    MemoryLedger ledger;
+    for (int i = 0; i < 20; ++i) {
+      const std::string id = "i-" + std::to_string(i);
+      const Time start = kMidnight + static_cast<Time>(rng() % 50'000);
+      ledger.node_started(
+          node(id, 100'000 + static_cast<Micros>(rng() % 40'000'000), namespaces[rng() % 3]),
+          start);
+      std::vector<PodUsage> pods;
+      const int n = static_cast<int>(rng() % 4);
+      for (int p = 0; p < n; ++p) {
+        // 8 GPUs fill the node: a single such pod leaves nothing idle.
+        const std::int64_t gpus = rng() % 2 == 0 ? 8 : 1 + static_cast<std::int64_t>(rng() % 3);
+        pods.push_back(pod(namespaces[rng() % 3], "job" + std::to_string(p) + "-0", gpus));
+      }
+      ledger.pods_changed(id, pods, start + static_cast<Time>(rng() % 3'000));
+    }
+    const Time at = kMidnight + 60'000 + static_cast<Time>(rng() % 30'000);
+    const auto to_date = ledger.spent_to_date(at);
+    for (const auto& l : ledger.report(0, at).by_namespace) {
+      EXPECT_EQ(to_date.count(l.key) ? to_date.at(l.key) : 0, l.micros) << l.key;
+    }
+  }
+}
+
 }  // namespace
 }  // namespace fitscale
