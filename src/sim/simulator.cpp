@@ -119,7 +119,8 @@ class Engine {
         own_ledger_(ledger == nullptr ? std::make_unique<MemoryLedger>() : nullptr),
         ledger_(ledger != nullptr ? *ledger : *own_ledger_),
         spent_before_(ledger_.spent_to_date(o.start)),
-        controller_(cluster_, cloud_, catalog, clock_, &ledger_, fanout_, controller_options(o)) {
+        controller_(cluster_, cloud_, catalog, clock_, &ledger_, fanout_,
+                    controller_options(o, extra != nullptr)) {
     for (const auto& o : catalog_.offerings) offering_by_key_.emplace(o.key(), &o);
   }
 
@@ -133,14 +134,15 @@ class Engine {
     c.cluster_name = o.cluster_name;
     return c;
   }
-  static ControllerOptions controller_options(const SimOptions& o) {
+  static ControllerOptions controller_options(const SimOptions& o, bool outside_recorder) {
     ControllerOptions c;
     c.policy = o.policy;
     c.offering_backoff_s = o.offering_backoff_s;
     c.cluster_name = o.cluster_name;
     c.synchronous_world = true;
-    // The engine's report reads the ledger itself; only admission needs the budgets' spend.
-    c.spend_only_for_admission = true;
+    // The engine's report reads the ledger itself, so without a recorder from outside (budget
+    // alerts read Snapshot::spend on every plan) only admission needs the budgets' spend.
+    c.spend_only_for_admission = !outside_recorder;
     return c;
   }
 
