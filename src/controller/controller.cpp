@@ -235,7 +235,15 @@ LoopResult Controller::reconcile() {
     for (const auto& inst : instances) {
       if (st.metered.size() == live.size()) break;
       if (st.metered.insert(inst.id).second) {
-        ledger_->node_started(charge_for(inst, st.offerings), inst.launched_at);
+        // Adopted (after a restart, or launched by another replica): the job it was for may be
+        // gone, so its worst case is its namespace's default runtime from launch. Without one
+        // the ledger would commit a single hour, and day/month admission would under-count.
+        NodeCharge charge = charge_for(inst, st.offerings);
+        if (const auto runtime =
+                options_.policy.budgets.for_namespace(inst.owner_namespace).max_runtime) {
+          charge.worst_case_end = inst.launched_at + *runtime;
+        }
+        ledger_->node_started(charge, inst.launched_at);
         st.meter_all = true;  // its node may be registered already
       }
     }

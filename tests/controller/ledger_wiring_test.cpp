@@ -141,3 +141,24 @@ TEST(ControllerLedger, NodeThatVanishedWhileDownIsStoppedOnTheFirstObserve) {
 
 }  // namespace
 }  // namespace fitscale::testing
+
+namespace fitscale::testing {
+namespace {
+
+TEST(ControllerLedger, AdoptedInstanceEndsAtItsNamespaceDefaultRuntimeFromLaunch) {
+  // After a restart with an in-memory ledger, a running instance fitscale did not launch in this
+  // process is adopted: its worst case is its namespace's maxRuntime (72 h for research-a) from
+  // its launch, not "one more hour", or day and month caps would under-count it.
+  LedgerWorld w;
+  Instance& inst = w.cloud.add_instance("i-adopted", "small", "us-east-1a", CapacityType::Spot,
+                                        kStart - 2 * kHour, 1'000'000);
+  inst.owner_namespace = "research-a";
+  w.cluster.register_node(inst, w.catalog);
+  w.start();
+  w.controller->reconcile();
+  EXPECT_EQ(w.ledger.meter().nodes().at("i-adopted").charge.worst_case_end,
+            kStart - 2 * kHour + 72 * kHour);
+}
+
+}  // namespace
+}  // namespace fitscale::testing
