@@ -14,13 +14,11 @@ Reuses the moto, proxy, cluster and run helpers of test_aws_moto.py."""
 import json
 import os
 import re
-import shutil
 import sys
-import tempfile
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from test_aws_moto import FaultProxy, Moto, gpu_job, wait_for, with_world  # noqa: E402
+from test_aws_moto import run_moto_tests, FaultProxy, Moto, gpu_job, wait_for, with_world  # noqa: E402
 
 TYPES = ("g4dn.xlarge", "p4de.*", "mac1.metal", "p3.2xlarge")
 
@@ -84,28 +82,7 @@ def test_run_plans_on_the_api_catalog(tmp, moto):
 
 
 def main():
-    tmp = tempfile.mkdtemp(prefix="fitscale-aws-catalog-")
-    moto = Moto(tmp)
-    failures = 0
-    try:
-        for name, fn in sorted(globals().items()):
-            if not (name.startswith("test_") and callable(fn)):
-                continue
-            t0 = time.time()
-            try:
-                fn(tmp, moto)
-                print(f"PASS {name} ({time.time() - t0:.1f}s)")
-            except Exception as e:
-                failures += 1
-                print(f"FAIL {name}: {e}")
-                for f in sorted(os.listdir(tmp)):
-                    if f.endswith(".log") and f != "moto.log":
-                        print(f"--- {f}\n" + open(os.path.join(tmp, f)).read()[-3000:])
-    finally:
-        moto.stop()
-    if not failures:
-        shutil.rmtree(tmp, ignore_errors=True)
-    sys.exit(1 if failures else 0)
+    run_moto_tests(globals(), "fitscale-aws-catalog-")
 
 
 if __name__ == "__main__":

@@ -17,15 +17,13 @@ as one with a notice: an empty one is removed at once.
 Reuses the moto, proxy, cluster and run helpers of test_aws_moto.py."""
 import json
 import os
-import shutil
 import sys
-import tempfile
 import time
 
 import boto3
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from test_aws_moto import REGION, Moto, gpu_job, tags_of, wait_for, with_world  # noqa: E402
+from test_aws_moto import run_moto_tests, REGION, Moto, gpu_job, tags_of, wait_for, with_world  # noqa: E402
 
 
 def ec2_event(detail_type, instance_id, **detail):
@@ -127,28 +125,7 @@ def test_node_tainted_by_aws_node_termination_handler_is_removed(tmp, moto):
 
 
 def main():
-    tmp = tempfile.mkdtemp(prefix="fitscale-aws-itn-")
-    moto = Moto(tmp)
-    failures = 0
-    try:
-        for name, fn in sorted(globals().items()):
-            if not (name.startswith("test_") and callable(fn)):
-                continue
-            t0 = time.time()
-            try:
-                fn(tmp, moto)
-                print(f"PASS {name} ({time.time() - t0:.1f}s)")
-            except Exception as e:
-                failures += 1
-                print(f"FAIL {name}: {e}")
-                for f in sorted(os.listdir(tmp)):
-                    if f.endswith(".log") and f != "moto.log":
-                        print(f"--- {f}\n" + open(os.path.join(tmp, f)).read()[-3000:])
-    finally:
-        moto.stop()
-    if not failures:
-        shutil.rmtree(tmp, ignore_errors=True)
-    sys.exit(1 if failures else 0)
+    run_moto_tests(globals(), "fitscale-aws-itn-")
 
 
 if __name__ == "__main__":

@@ -508,12 +508,15 @@ def test_cluster_registers_moto_instances_as_nodes(tmp, moto):
         cluster.stop()
 
 
-def main():
-    tmp = tempfile.mkdtemp(prefix="fitscale-aws-e2e-")
+def run_moto_tests(namespace, prefix):
+    """Runs every test_* function of a module against one moto server (starting moto costs a few
+    seconds; its state is per test world), reports each, prints the fitscale logs of a failure,
+    and exits non-zero if any failed. Arguments on the command line pick tests by name."""
+    tmp = tempfile.mkdtemp(prefix=prefix)
     moto = Moto(tmp)
     failures = 0
     try:
-        tests = [(n, f) for n, f in sorted(globals().items()) if n.startswith("test_") and callable(f)]
+        tests = [(n, f) for n, f in sorted(namespace.items()) if n.startswith("test_") and callable(f)]
         only = sys.argv[1:]
         for name, fn in tests:
             if only and name not in only:
@@ -533,6 +536,10 @@ def main():
     if not failures:
         shutil.rmtree(tmp, ignore_errors=True)
     sys.exit(1 if failures else 0)
+
+
+def main():
+    run_moto_tests(globals(), "fitscale-aws-e2e-")
 
 
 if __name__ == "__main__":
