@@ -138,6 +138,12 @@ TEST_F(AwsMoto, AutoScalingGroupScalesFromZeroToNWithinMaxAndBack) {
   EXPECT_TRUE(up.failures.empty());
   ASSERT_EQ(up.launched.size(), 2u);
   EXPECT_EQ(a.provider.list_instances().size(), 2u);
+  // Auto Scaling lists no launch time; without one an in-flight member looked launched in 1970
+  // and was terminated as never registered. A provider that did not launch them asks EC2.
+  Stack b(user, o);
+  for (const auto& i : b.provider.list_instances()) {
+    EXPECT_GT(i.launched_at, 1'700'000'000) << i.id;
+  }
 
   auto over = a.provider.launch(request("m5.large", "us-east-1a", CapacityType::OnDemand, 5));
   EXPECT_EQ(over.launched.size(), 1u);

@@ -235,7 +235,39 @@ std::vector<Instance> AwsProvider::list_asg() {
   }
   std::sort(out.begin(), out.end(),
             [](const Instance& a, const Instance& b) { return a.id < b.id; });
+  fill_launch_times(out);
   return out;
+}
+
+void AwsProvider::fill_launch_times(std::vector<Instance>& instances) {
+  std::set<std::string> listed;
+  std::vector<std::string> unknown;
+  for (const auto& i : instances) {
+    listed.insert(i.id);
+    if (!launch_times_.count(i.id)) unknown.push_back(i.id);
+  }
+  std::erase_if(launch_times_, [&](const auto& kv) { return !listed.count(kv.first); });
+  // Without a launch time an in-flight member would look launched in 1970 and be terminated
+  // as never registered on the next loop.
+  for (std::size_t start = 0; start < unknown.size(); start += 200) {
+    NameValues p;
+    const std::size_t end = std::min(unknown.size(), start + 200);
+    for (std::size_t k = start; k < end; ++k) {
+      p.emplace_back("InstanceId." + std::to_string(k - start + 1), unknown[k]);
+    }
+    std::vector<Instance> described;
+    try {
+      auto doc = ec2_.call("DescribeInstances", p);
+      parse_describe_instances(doc->document_element(), nullptr, described);
+    } catch (const AwsError&) {
+      // Not visible to EC2 yet (eventual consistency): first seen now, asked again never.
+    }
+    for (const auto& d : described) {
+      if (d.launched_at != 0) launch_times_[d.id] = d.launched_at;
+    }
+    for (std::size_t k = start; k < end; ++k) launch_times_.emplace(unknown[k], clock_.now());
+  }
+  for (auto& i : instances) i.launched_at = launch_times_.at(i.id);
 }
 
 LaunchResult AwsProvider::launch_asg(const LaunchRequest& r) {
@@ -278,6 +310,7 @@ LaunchResult AwsProvider::launch_asg(const LaunchRequest& r) {
       Instance i = member_instance(g, m);
       i.state = "pending";
       i.launched_at = clock_.now();
+      launch_times_.emplace(i.id, i.launched_at);
       i.owner_namespace = r.owner_namespace;
       i.job = r.job;
       if (i.price_micros_per_hour == 0) i.price_micros_per_hour = r.price_micros_per_hour;

@@ -71,6 +71,10 @@ class AwsProvider final : public CloudProvider {
   std::map<std::string, std::string> template_types_;  // launch template id:version -> type
   InterruptionQueue* interruptions_;
   std::set<std::string> noticed_;  // instance ids with a notice (kept while they are listed)
+  // Auto Scaling lists members without a launch time; EC2 knows it. Asked once per instance,
+  // kept while the instance is listed.
+  std::map<std::string, Time> launch_times_;
+  void fill_launch_times(std::vector<Instance>& instances);
   std::function<void(const InterruptionReport&)> on_interruptions_;
 };
 
