@@ -146,20 +146,6 @@ TEST(AwsApiCatalog, SpotRefreshRepricesOfferingsInPlace) {
   EXPECT_EQ(find(c.catalog, "m5.large/us-east-1b/on-demand")->micros_per_hour, 96000);
 }
 
-std::map<std::string, std::string> form(const std::string& body) {
-  std::map<std::string, std::string> out;
-  size_t start = 0;
-  while (start <= body.size()) {
-    size_t amp = body.find('&', start);
-    if (amp == std::string::npos) amp = body.size();
-    const std::string kv = body.substr(start, amp - start);
-    const size_t eq = kv.find('=');
-    out[kv.substr(0, eq)] = eq == std::string::npos ? "" : kv.substr(eq + 1);
-    start = amp + 1;
-  }
-  return out;
-}
-
 TEST(AwsApiCatalog, ARestrictedFetchAsksTheOtherApisAboutTheTypesFoundOnly) {
   testing::FakeTransport http;
   testing::RecordingSleeper sleeper;
@@ -187,15 +173,15 @@ TEST(AwsApiCatalog, ARestrictedFetchAsksTheOtherApisAboutTheTypesFoundOnly) {
   CatalogOptions o = two_zones();
   auto f = fetch_api_facts(ec2, o, clock.now(), {"g5.*"});
   ASSERT_EQ(http.sent.size(), 3u);
-  auto types = form(http.sent[0].body);
+  auto types = testing::form_fields(http.sent[0].body);
   EXPECT_EQ(types["Filter.1.Name"], "instance-type");
   EXPECT_EQ(types["Filter.1.Value.1"], "g5.%2A");
-  auto offerings = form(http.sent[1].body);
+  auto offerings = testing::form_fields(http.sent[1].body);
   EXPECT_EQ(offerings["Filter.1.Value.2"], "us-east-1b");
   EXPECT_EQ(offerings["Filter.2.Name"], "instance-type");
   EXPECT_EQ(offerings["Filter.2.Value.1"], "g5.2xlarge");
   EXPECT_EQ(offerings["Filter.2.Value.2"], "g5.xlarge");
-  auto spot = form(http.sent[2].body);
+  auto spot = testing::form_fields(http.sent[2].body);
   EXPECT_EQ(spot["Action"], "DescribeSpotPriceHistory");
   EXPECT_EQ(spot["InstanceType.1"], "g5.2xlarge");
   EXPECT_EQ(spot["Filter.1.Value.1"], "us-east-1a");

@@ -1,6 +1,7 @@
 #pragma once
 // A scripted HttpTransport for the AWS client tests: answers in order, records what was sent.
 #include <deque>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -30,6 +31,21 @@ class FakeTransport final : public HttpTransport {
     return a;
   }
 };
+
+// The fields of a recorded query-API body (still URL-encoded), to check what was asked.
+inline std::map<std::string, std::string> form_fields(const std::string& body) {
+  std::map<std::string, std::string> out;
+  size_t start = 0;
+  while (start <= body.size()) {
+    size_t amp = body.find('&', start);
+    if (amp == std::string::npos) amp = body.size();
+    const std::string kv = body.substr(start, amp - start);
+    const size_t eq = kv.find('=');
+    out[kv.substr(0, eq)] = eq == std::string::npos ? "" : kv.substr(eq + 1);
+    start = amp + 1;
+  }
+  return out;
+}
 
 class RecordingSleeper final : public Sleeper {
  public:

@@ -71,20 +71,6 @@ std::string instances_answer(const std::vector<std::pair<std::string, std::strin
   return x + "</instancesSet></item></reservationSet></DescribeInstancesResponse>";
 }
 
-std::map<std::string, std::string> form(const std::string& body) {
-  std::map<std::string, std::string> out;
-  size_t start = 0;
-  while (start <= body.size()) {
-    size_t amp = body.find('&', start);
-    if (amp == std::string::npos) amp = body.size();
-    const std::string kv = body.substr(start, amp - start);
-    const size_t eq = kv.find('=');
-    out[kv.substr(0, eq)] = eq == std::string::npos ? "" : kv.substr(eq + 1);
-    start = amp + 1;
-  }
-  return out;
-}
-
 struct World {
   FakeTransport ec2_http, sqs_http;
   RecordingSleeper sleeper;
@@ -161,7 +147,7 @@ TEST(AwsInterruptionQueue, RequestsGoSignedForSqsToTheQueueUrlWithoutLongPolling
   EXPECT_TRUE(got.events.empty());
   ASSERT_EQ(w.sqs_http.sent.size(), 1u);
   EXPECT_EQ(w.sqs_http.sent[0].url, kQueue);
-  auto f = form(w.sqs_http.sent[0].body);
+  auto f = testing::form_fields(w.sqs_http.sent[0].body);
   EXPECT_EQ(f["Action"], "ReceiveMessage");
   EXPECT_EQ(f["Version"], "2012-11-05");
   EXPECT_EQ(f["WaitTimeSeconds"], "0");
@@ -184,13 +170,14 @@ TEST(AwsInterruptionProvider, AWarningMarksItsInstanceTagsItAndDeletesEveryMessa
   EXPECT_TRUE(listed["i-1"]);
   EXPECT_FALSE(listed["i-2"]);
   ASSERT_EQ(w.ec2_http.sent.size(), 2u);
-  auto tag = form(w.ec2_http.sent[1].body);
+  auto tag = testing::form_fields(w.ec2_http.sent[1].body);
   EXPECT_EQ(tag["Action"], "CreateTags");
   EXPECT_EQ(tag["ResourceId.1"], "i-1");
   EXPECT_EQ(tag["Tag.1.Key"], "fitscale.io%2Finterruption-notice");
   EXPECT_EQ(tag["Tag.1.Value"], "spot-interruption%2C2026-11-30T01%3A00%3A00Z");
   int deleted = 0;
-  for (const auto& s : w.sqs_http.sent) deleted += form(s.body)["Action"] == "DeleteMessage";
+  for (const auto& s : w.sqs_http.sent)
+    deleted += testing::form_fields(s.body)["Action"] == "DeleteMessage";
   EXPECT_EQ(deleted, 3);  // the foreign event and the non-event too: nobody else reads them
   ASSERT_EQ(w.reports.size(), 1u);
   ASSERT_EQ(w.reports[0].marked.size(), 1u);
