@@ -541,18 +541,7 @@ void Engine::notice_cloud_changes() {
     auto o = offering_by_key_.find(inst.instance_type + "/" + inst.zone + "/" +
                                    to_string(inst.capacity_type));
     if (o != offering_by_key_.end()) m.alloc = o->second->allocatable;
-    // The controller started metering it when it launched it; this only matters for an instance
-    // it did not launch (none today), and is a no-op otherwise.
-    NodeCharge charge;
-    charge.node_id = inst.id;
-    charge.instance_type = inst.instance_type;
-    charge.capacity_type = inst.capacity_type;
-    charge.micros_per_hour = inst.price_micros_per_hour;
-    charge.allocatable = m.alloc;
-    charge.owner_namespace = inst.owner_namespace;
-    charge.owner_job = inst.job;
-    charge.pool = inst.pool;
-    ledger_.node_started(charge, inst.launched_at);
+    // The ledger already meters it: the controller starts every instance it launches or adopts.
     const std::size_t idx = meters_.size();
     live_gpus_ += m.gpus;
     live_price_ += m.price;
