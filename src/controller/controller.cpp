@@ -36,6 +36,31 @@ ObjectRef pod_ref(const std::string& key) {
 
 ObjectRef node_ref(const std::string& name) { return ObjectRef{"Node", "", name, ""}; }
 
+// For each id of `metered`, in order: is it in the listing? Every launch and termination
+// relists, so this runs often: a listing in id order (the simulator's) is merged with the
+// ordered set instead of being hashed.
+std::vector<bool> mark_live(const std::set<std::string>& metered,
+                            const std::vector<Instance>& instances) {
+  std::vector<bool> out(metered.size(), false);
+  const bool ordered =
+      std::is_sorted(instances.begin(), instances.end(),
+                     [](const Instance& a, const Instance& b) { return a.id < b.id; });
+  std::size_t k = 0;
+  if (ordered) {
+    auto inst = instances.begin();
+    for (const auto& id : metered) {
+      while (inst != instances.end() && inst->id < id) ++inst;
+      out[k++] = inst != instances.end() && inst->id == id;
+    }
+    return out;
+  }
+  std::unordered_set<std::string_view> live;
+  live.reserve(instances.size());
+  for (const auto& inst : instances) live.insert(inst.id);
+  for (const auto& id : metered) out[k++] = live.count(id) != 0;
+  return out;
+}
+
 // For clouds that cannot say whether anything changed: ids and states, in listing order.
 std::string instance_fingerprint(const std::vector<Instance>& instances) {
   std::string fp;
@@ -210,31 +235,36 @@ LoopResult Controller::reconcile() {
   // With the same listing as last time this would change nothing: what was metered then is
   // exactly what was live, and launches and terminations change the cloud's generation.
   if (ledger_ != nullptr && act && (relisted || !st.ledger_reconciled)) {
-    std::unordered_set<std::string_view> live;
-    live.reserve(instances.size());
-    for (const auto& inst : instances) live.insert(inst.id);
     if (!st.ledger_reconciled) {
       // A durable ledger may hold nodes whose instance went away while fitscale was down: stop
       // them now, or they would stay open (and cost) forever.
       st.ledger_reconciled = true;
+      std::unordered_set<std::string_view> live;
+      for (const auto& inst : instances) live.insert(inst.id);
       for (const auto& id : ledger_->open_nodes()) {
         if (live.count(id) == 0) ledger_->node_stopped(id, now);
       }
     }
-    for (auto it = st.metered.begin(); it != st.metered.end();) {
-      if (live.count(*it) == 0) {
+    const std::vector<bool> is_live = mark_live(st.metered, instances);
+    std::size_t k = 0;
+    std::size_t live_count = 0;
+    for (auto it = st.metered.begin(); it != st.metered.end(); ++k) {
+      if (!is_live[k]) {
         ledger_->node_stopped(*it, now);
         st.pods_signature.erase(*it);
         it = st.metered.erase(it);
       } else {
+        ++live_count;
         ++it;
       }
     }
-    // Every metered id is live now; as many of them as live ones means none is new (the usual
-    // case: launches are metered when made), so the ordered set need not be searched per id.
+    // Every metered id is live now; as many of them as there are instances means none is new
+    // (the usual case: launches are metered when made), so the ordered set need not be searched
+    // per id.
     for (const auto& inst : instances) {
-      if (st.metered.size() == live.size()) break;
+      if (live_count == instances.size()) break;
       if (st.metered.insert(inst.id).second) {
+        ++live_count;
         // Adopted (after a restart, or launched by another replica): the job it was for may be
         // gone, so its worst case is its namespace's default runtime from launch. Without one
         // the ledger would commit a single hour, and day/month admission would under-count.
@@ -250,13 +280,20 @@ LoopResult Controller::reconcile() {
   }
   if (!st.draining.empty()) {
     // Nodes we were draining and that are gone now are no longer draining.
-    std::set<std::string> names;
     if (lent) {
-      for (const Node* n : st.loan.nodes) names.insert(n->name);
+      // The loan is ordered by name: look the few draining nodes up, not every node.
+      const auto& nodes = st.loan.nodes;
+      std::erase_if(st.draining, [&](const std::string& name) {
+        auto it =
+            std::lower_bound(nodes.begin(), nodes.end(), name,
+                             [](const Node* n, const std::string& key) { return n->name < key; });
+        return it == nodes.end() || (*it)->name != name;
+      });
     } else {
+      std::set<std::string> names;
       for (const auto& n : view.nodes) names.insert(n.name);
+      std::erase_if(st.draining, [&](const std::string& n) { return names.count(n) == 0; });
     }
-    std::erase_if(st.draining, [&](const std::string& n) { return names.count(n) == 0; });
   }
 
   Snapshot built;
@@ -320,11 +357,17 @@ void Controller::meter_pods(const Snapshot& snapshot, Time now, const KeptSnapsh
   State& st = *state_;
   if (kept != nullptr && kept->touched().empty()) return;
   std::unordered_map<std::string_view, std::vector<const Pod*>> by_node;
-  for (const auto& pod : snapshot.pods) {
-    if (pod.node_name.empty()) continue;
-    if (kept != nullptr && kept->touched().count(pod.node_name) == 0) continue;
-    if (!metered_pod(pod)) continue;
-    by_node[pod.node_name].push_back(&pod);
+  if (kept != nullptr) {
+    for (const auto& name : kept->touched()) {
+      std::vector<const Pod*> pods = kept->pods_on(name);
+      std::erase_if(pods, [](const Pod* p) { return !metered_pod(*p); });
+      if (!pods.empty()) by_node.emplace(name, std::move(pods));
+    }
+  } else {
+    for (const auto& pod : snapshot.pods) {
+      if (pod.node_name.empty() || !metered_pod(pod)) continue;
+      by_node[pod.node_name].push_back(&pod);
+    }
   }
   // Kept: a node no pod of which moved, came or went has the signature it had (same pods, same
   // order), so only the touched ones are looked at, in the same order as all of them would be.
@@ -439,10 +482,12 @@ void Controller::launch(const Plan& p, const Snapshot& snapshot, Time now, LoopR
 void Controller::remove(const Plan& p, const Snapshot& snapshot, Time now, LoopResult& result) {
   State& st = *state_;
   const bool act = !options_.dry_run;
-  std::unordered_map<std::string_view, const Node*> nodes;
-  if (!p.remove.empty()) {
-    for (const auto& n : snapshot.nodes) nodes.emplace(n.name, &n);
-  }
+  // Usually one removal per plan: finding its node by a scan costs less than indexing them all.
+  auto find_node = [&](const std::string& name) -> const Node* {
+    auto it = std::find_if(snapshot.nodes.begin(), snapshot.nodes.end(),
+                           [&](const Node& n) { return n.name == name; });
+    return it == snapshot.nodes.end() ? nullptr : &*it;
+  };
   for (const auto& d : p.remove) {
     ActionRecord rec;
     rec.kind = ActionKind::Remove;
@@ -454,8 +499,7 @@ void Controller::remove(const Plan& p, const Snapshot& snapshot, Time now, LoopR
       recorder_.action(rec);
       continue;
     }
-    auto it = nodes.find(d.node);
-    const Node* node = it == nodes.end() ? nullptr : it->second;
+    const Node* node = find_node(d.node);
     const bool registered = node != nullptr && node->state != NodeState::InFlight;
     if (registered) {
       if (!node->unschedulable) cluster_.cordon(d.node);

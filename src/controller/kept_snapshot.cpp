@@ -18,6 +18,17 @@ const Node* KeptSnapshot::registered(const std::string& name) const {
   return i == registered_ ? nullptr : &snapshot_.nodes[i];
 }
 
+std::vector<const Pod*> KeptSnapshot::pods_on(const std::string& node) const {
+  std::vector<const Pod*> out;
+  auto it = bound_at_.find(node);
+  if (it == bound_at_.end()) return out;
+  std::vector<std::uint32_t> at = it->second;
+  std::sort(at.begin(), at.end());
+  out.reserve(at.size());
+  for (std::uint32_t i : at) out.push_back(&snapshot_.pods[i]);
+  return out;
+}
+
 void KeptSnapshot::forget_empty(const std::string& node) {
   const std::size_t i = find_registered(node);
   if (i == registered_) return;
@@ -28,87 +39,130 @@ void KeptSnapshot::forget_empty(const std::string& node) {
 void KeptSnapshot::sync_pods(const ClusterLoan& loan) {
   const std::vector<Pod>& pods = *loan.pods;
   const std::vector<std::uint64_t>& revisions = *loan.pod_revisions;
-  auto leave = [&](const Pod& p) {
+  auto leave = [&](const Pod& p, std::size_t at) {
     if (p.node_name.empty()) {
       --unbound_;
       return;
     }
     touched_.insert(p.node_name);
+    auto bound = bound_at_.find(p.node_name);
+    std::erase(bound->second, static_cast<std::uint32_t>(at));
+    if (bound->second.empty()) bound_at_.erase(bound);
     if (pins_node(p)) {
       auto it = pins_.find(p.node_name);
       if (--it->second == 0) pins_.erase(it);
     }
   };
-  auto enter = [&](const Pod& p) {
+  auto enter = [&](const Pod& p, std::size_t at) {
     if (p.node_name.empty()) {
       ++unbound_;
       return;
     }
     touched_.insert(p.node_name);
+    bound_at_[p.node_name].push_back(static_cast<std::uint32_t>(at));
     if (pins_node(p)) ++pins_[p.node_name];
   };
   // The cluster removes a pod by moving its last one into the hole, so most positions keep
   // their pod: compare position by position.
   while (snapshot_.pods.size() > pods.size()) {
-    leave(snapshot_.pods.back());
+    leave(snapshot_.pods.back(), snapshot_.pods.size() - 1);
     snapshot_.pods.pop_back();
     pod_revisions_.pop_back();
   }
   for (std::size_t i = 0; i < snapshot_.pods.size(); ++i) {
     if (pod_revisions_[i] == revisions[i]) continue;
-    leave(snapshot_.pods[i]);
+    leave(snapshot_.pods[i], i);
     snapshot_.pods[i] = pods[i];
     pod_revisions_[i] = revisions[i];
-    enter(snapshot_.pods[i]);
+    enter(snapshot_.pods[i], i);
   }
   for (std::size_t i = snapshot_.pods.size(); i < pods.size(); ++i) {
     snapshot_.pods.push_back(pods[i]);
     pod_revisions_.push_back(revisions[i]);
-    enter(snapshot_.pods.back());
+    enter(snapshot_.pods.back(), i);
   }
 }
 
 bool KeptSnapshot::sync_nodes(const ClusterLoan& loan) {
   if (loan.node_revisions == node_revisions_) return false;
-  // Nodes came or went (or changed): keep the unchanged ones by revision, copy the others.
-  std::unordered_map<std::uint64_t, std::size_t> old_at;
-  old_at.reserve(registered_);
-  for (std::size_t i = 0; i < registered_; ++i) old_at.emplace(node_revisions_[i], i);
-  std::vector<bool> kept(registered_, false);
-  std::vector<std::size_t> from(loan.nodes.size(), registered_);
-  for (std::size_t j = 0; j < loan.nodes.size(); ++j) {
-    auto it = old_at.find(loan.node_revisions[j]);
-    if (it != old_at.end()) {
-      from[j] = it->second;
-      kept[it->second] = true;
+  // Nodes came, went or changed. Both lists are ordered by name (ClusterLoan), so one walk pairs
+  // them: a node with its old revision is kept where it is, a changed one is copied over its old
+  // self (keeping its empty time, as build_snapshot does for a node replaced under the same
+  // name), and only what came or went moves other nodes. In the simulator a node comes with a
+  // name after every other (names follow instance ids) and goes from anywhere.
+  snapshot_.nodes.resize(registered_);  // in-flight nodes follow; rebuild_in_flight remakes them
+  const std::size_t fresh_count = loan.nodes.size();
+  std::vector<std::size_t> old_of(fresh_count, registered_);  // registered_: a new node
+  std::vector<bool> stays(registered_, false);
+  std::size_t last_matched = 0;  // 1 + the last new node that has an old one
+  for (std::size_t i = 0, j = 0; j < fresh_count; ++j) {
+    const std::string& name = loan.nodes[j]->name;
+    while (i < registered_ && snapshot_.nodes[i].name < name) ++i;
+    if (i < registered_ && snapshot_.nodes[i].name == name) {
+      old_of[j] = i++;
+      stays[old_of[j]] = true;
+      last_matched = j + 1;
     }
   }
-  // A node replaced under the same name keeps its empty time, as in build_snapshot.
-  std::unordered_map<std::string_view, std::optional<Time>> old_since;
-  for (std::size_t i = 0; i < registered_; ++i) {
-    if (!kept[i] && extras_[i].since) old_since.emplace(snapshot_.nodes[i].name, extras_[i].since);
+  // A new node before the last old one that stays: the nodes after it must move up.
+  bool inserted_before_old = false;
+  for (std::size_t j = 0; j < last_matched; ++j) {
+    inserted_before_old = inserted_before_old || old_of[j] == registered_;
   }
-  std::vector<Node> nodes;
-  std::vector<Extra> extras;
-  nodes.reserve(loan.nodes.size() + (snapshot_.nodes.size() - registered_));
-  extras.reserve(loan.nodes.size());
-  for (std::size_t j = 0; j < loan.nodes.size(); ++j) {
-    if (from[j] != registered_) {
-      nodes.push_back(std::move(snapshot_.nodes[from[j]]));
-      extras.push_back(extras_[from[j]]);
-      continue;
+  auto copy_in = [&](std::size_t j, Node& slot, Extra& x, std::optional<Time> since) {
+    slot = *loan.nodes[j];
+    x = Extra{};
+    x.since = since;
+    touched_.insert(slot.name);
+  };
+  if (!inserted_before_old) {
+    // Drop the nodes that went (moving only those after the first of them), refresh the
+    // changed ones in place, then append the new ones.
+    std::size_t out = 0;
+    for (std::size_t i = 0; i < registered_; ++i) {
+      if (!stays[i]) continue;
+      if (out != i) {
+        snapshot_.nodes[out] = std::move(snapshot_.nodes[i]);
+        extras_[out] = extras_[i];
+      }
+      ++out;
     }
-    nodes.push_back(*loan.nodes[j]);
-    Extra x;
-    auto was = old_since.find(nodes.back().name);
-    if (was != old_since.end()) x.since = was->second;
-    extras.push_back(x);
-    touched_.insert(nodes.back().name);
+    snapshot_.nodes.resize(out);
+    extras_.resize(out);
+    std::size_t at = 0;
+    for (std::size_t j = 0; j < fresh_count; ++j) {
+      if (old_of[j] == registered_) {
+        snapshot_.nodes.emplace_back();
+        extras_.emplace_back();
+        copy_in(j, snapshot_.nodes.back(), extras_.back(), std::nullopt);
+        continue;
+      }
+      if (node_revisions_[old_of[j]] != loan.node_revisions[j])
+        copy_in(j, snapshot_.nodes[at], extras_[at], extras_[at].since);
+      ++at;
+    }
+  } else {
+    std::vector<Node> nodes;
+    std::vector<Extra> extras;
+    nodes.reserve(fresh_count);
+    extras.reserve(fresh_count);
+    for (std::size_t j = 0; j < fresh_count; ++j) {
+      const std::size_t i = old_of[j];
+      if (i != registered_ && node_revisions_[i] == loan.node_revisions[j]) {
+        nodes.push_back(std::move(snapshot_.nodes[i]));
+        extras.push_back(extras_[i]);
+        continue;
+      }
+      nodes.emplace_back();
+      extras.emplace_back();
+      copy_in(j, nodes.back(), extras.back(),
+              i != registered_ ? extras_[i].since : std::optional<Time>{});
+    }
+    snapshot_.nodes = std::move(nodes);
+    extras_ = std::move(extras);
   }
-  snapshot_.nodes = std::move(nodes);
-  extras_ = std::move(extras);
   node_revisions_ = loan.node_revisions;
-  registered_ = loan.nodes.size();
+  registered_ = fresh_count;
   return true;
 }
 
@@ -124,9 +178,7 @@ void KeptSnapshot::derive(std::size_t i, const Node& base, const std::set<std::s
                           Time now) {
   Node& n = snapshot_.nodes[i];
   Extra& x = extras_[i];
-  const Instance* inst = nullptr;
-  auto it = by_provider_.find(n.provider_id);
-  if (it != by_provider_.end()) inst = it->second;
+  const Instance* inst = instance_for(n.provider_id);
   if (x.instance != nullptr && inst == nullptr && !x.fresh) n = base;  // drop the instance's fields
   if ((x.instance == nullptr) != (inst == nullptr) ||
       (inst != nullptr && n.instance_id != inst->id)) {
@@ -143,6 +195,27 @@ void KeptSnapshot::derive(std::size_t i, const Node& base, const std::set<std::s
     x.since.reset();
     n.empty_since = base.empty_since;
   }
+}
+
+const Instance* KeptSnapshot::instance_for(const std::string& provider_id) {
+  const std::vector<Instance>& listing = *listing_;
+  constexpr std::size_t kLookAhead = 4;  // instances still booting sit between registered ones
+  for (std::size_t k = hint_; k < listing.size() && k < hint_ + kLookAhead; ++k) {
+    if (listing[k].provider_id == provider_id) {
+      hint_ = k + 1;
+      return &listing[k];
+    }
+  }
+  if (!indexed_) {
+    by_provider_.clear();
+    by_provider_.reserve(listing.size());
+    for (const auto& inst : listing) by_provider_.emplace(inst.provider_id, &inst);
+    indexed_ = true;
+  }
+  auto it = by_provider_.find(provider_id);
+  if (it == by_provider_.end()) return nullptr;
+  hint_ = static_cast<std::size_t>(it->second - listing.data()) + 1;
+  return it->second;
 }
 
 void KeptSnapshot::rebuild_in_flight(const std::vector<Instance>& instances,
@@ -166,10 +239,10 @@ void KeptSnapshot::update(const ClusterLoan& loan, const std::vector<Instance>& 
   if (first_) instances_changed = true;
   first_ = false;
   if (instances_changed) {
-    by_provider_.clear();
-    by_provider_.reserve(instances.size());
-    for (const auto& inst : instances) by_provider_.emplace(inst.provider_id, &inst);
+    listing_ = &instances;
+    indexed_ = false;
   }
+  hint_ = 0;
   sync_pods(loan);
   const bool nodes_changed = sync_nodes(loan);
   const bool draining_changed = draining != draining_;
@@ -180,12 +253,18 @@ void KeptSnapshot::update(const ClusterLoan& loan, const std::vector<Instance>& 
   } else if (instances_changed) {
     // A new listing (every launch, boot and termination makes one) leaves most nodes' instances
     // as they were: those only need to point into the new listing.
+    std::vector<bool> moved(registered_, false);  // its pods or empty time changed
+    for (const auto* names : {&touched_, &forgotten_}) {
+      for (const auto& name : *names) {
+        const std::size_t i = find_registered(name);
+        if (i != registered_) moved[i] = true;
+      }
+    }
     for (std::size_t i = 0; i < registered_; ++i) {
       const Node& n = snapshot_.nodes[i];
       Extra& x = extras_[i];
-      auto it = by_provider_.find(n.provider_id);
-      const Instance* inst = it == by_provider_.end() ? nullptr : it->second;
-      const bool same = !x.fresh && touched_.count(n.name) == 0 && forgotten_.count(n.name) == 0 &&
+      const Instance* inst = instance_for(n.provider_id);
+      const bool same = !x.fresh && !moved[i] &&
                         (inst == nullptr ? x.instance == nullptr
                                          : x.instance != nullptr && same_instance_fields(*inst, n));
       if (same) {

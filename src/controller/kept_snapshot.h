@@ -31,6 +31,8 @@ class KeptSnapshot {
   bool all_touched() const { return all_touched_; }
   // Pods bound to no node: pending ones among them.
   std::size_t unbound() const { return unbound_; }
+  // The pods bound to that node, in snapshot order.
+  std::vector<const Pod*> pods_on(const std::string& node) const;
   // The registered node of that name, or null.
   const Node* registered(const std::string& name) const;
   // Like erasing the node from build_snapshot's EmptySince: if it stays, its empty time starts
@@ -50,6 +52,9 @@ class KeptSnapshot {
   static bool same_instance_fields(const Instance& inst, const Node& n);
   void derive(std::size_t i, const Node& base, const std::set<std::string>& draining, Time now);
   void rebuild_in_flight(const std::vector<Instance>& instances, const OfferingIndex& offerings);
+  // The instance in the current listing with that provider id, or null. Provider ids name one
+  // instance each (they end in its id).
+  const Instance* instance_for(const std::string& provider_id);
 
   Snapshot snapshot_;           // registered nodes by name first, then in-flight instances
   std::size_t registered_ = 0;  // registered nodes at the front of snapshot_.nodes
@@ -57,6 +62,15 @@ class KeptSnapshot {
   std::vector<Extra> extras_;  // parallel to the registered nodes
   std::vector<std::uint64_t> pod_revisions_;
   std::unordered_map<std::string, int> pins_;  // node -> pods bound there that pin it
+  // node -> positions in snapshot_.pods of the pods bound there (unordered): metering asks for
+  // the pods of the few nodes that changed, which must not cost a walk over every pod.
+  std::unordered_map<std::string, std::vector<std::uint32_t>> bound_at_;
+  const std::vector<Instance>* listing_ = nullptr;
+  // Nodes are walked by name, and where node names follow instance ids (the simulator's do) that
+  // is listing order too: instance_for tries just after its last find first, and indexes the
+  // listing only when that misses.
+  std::size_t hint_ = 0;
+  bool indexed_ = false;
   std::unordered_map<std::string_view, const Instance*> by_provider_;
   std::set<std::string> draining_;
   std::set<std::string> forgotten_;

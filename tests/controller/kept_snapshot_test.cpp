@@ -190,6 +190,15 @@ TEST(KeptSnapshot, SameAsRebuiltAfterEveryRandomChange) {
           << "step " << step << " pod " << i;
     }
 
+    // Metering reads a changed node's pods from pods_on(): they must be its pods, in order.
+    std::map<std::string, std::vector<const Pod*>> bound;
+    for (const auto& p : got.pods) {
+      if (!p.node_name.empty()) bound[p.node_name].push_back(&p);
+    }
+    for (const auto& n : got.nodes) {
+      ASSERT_EQ(kept.pods_on(n.name), bound[n.name]) << "step " << step << " node " << n.name;
+    }
+
     auto sigs = signatures(got);
     if (!kept.all_touched()) {
       for (const auto& n : got.nodes) {
