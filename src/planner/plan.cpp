@@ -242,7 +242,8 @@ class Planner {
     if (!std::is_sorted(jobs.begin(), jobs.end(), older))
       std::sort(jobs.begin(), jobs.end(), older);
 
-    planner::BudgetBook book(s_, policy_, now_);
+    // Built at the first job that asks: it walks every node, and most plans admit no job.
+    std::optional<planner::BudgetBook> book;
     std::vector<std::int64_t> count(classes_.size(), 0);
     std::vector<std::pair<std::size_t, std::int64_t>> per_class;  // (class, pods of this job)
     for (const Job& j : jobs) {
@@ -299,7 +300,8 @@ class Planner {
         }
       }
       if (policy_.enforce_budgets) {
-        if (auto refusal = book.admit(ask)) {
+        if (!book) book.emplace(s_, policy_, now_);
+        if (auto refusal = book->admit(ask)) {
           for (std::uint32_t pi : j.pods) unschedulable(pi, refusal->kind, refusal->reason);
           continue;
         }
