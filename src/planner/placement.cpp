@@ -1,7 +1,10 @@
 #include "planner/placement.h"
 
 #include <algorithm>
-#include <unordered_map>
+#include <cstdint>
+#include <functional>
+#include <string_view>
+#include <utility>
 
 #include "model/taint.h"
 #include "planner/predicates.h"
@@ -47,7 +50,6 @@ ExistingCapacity::ExistingCapacity(const Snapshot& snapshot, const Policy& polic
   // The controller's snapshot lists registered nodes by name, then in-flight ones by id.
   if (!std::is_sorted(order.begin(), order.end(), before))
     std::sort(order.begin(), order.end(), before);
-  std::unordered_map<std::string_view, std::size_t> by_name;
   slots_.reserve(order.size());
   for (const Node* n : order) {
     Slot s;
@@ -60,15 +62,47 @@ ExistingCapacity::ExistingCapacity(const Snapshot& snapshot, const Policy& polic
       if (z != labels.end()) s.zone = z->second;
     }
     s.free = n->allocatable;
-    by_name.emplace(n->name, slots_.size());
     slots_.push_back(std::move(s));
   }
   if (slots_.empty()) return;
-  for (const Pod& p : snapshot.pods) {
+  // Bound pods find their node through an open-addressing table of names (a power of two at
+  // least twice the slots, linear probing): this runs on every plan with pods pending, and a
+  // std::unordered_map's allocation per node was most of its cost. The first slot of a name
+  // wins, as it sits earlier on its probe sequence.
+  constexpr std::uint32_t kEmpty = UINT32_MAX;
+  std::size_t size = 1;
+  while (size < 2 * slots_.size()) size *= 2;
+  const std::size_t mask = size - 1;
+  std::vector<std::pair<std::string_view, std::uint32_t>> by_name(size, {{}, kEmpty});
+  const std::hash<std::string_view> hash;
+  for (std::uint32_t i = 0; i < slots_.size(); ++i) {
+    const std::string_view name = slots_[i].node->name;
+    std::size_t h = hash(name) & mask;
+    while (by_name[h].second != kEmpty) h = (h + 1) & mask;
+    by_name[h] = {name, i};
+  }
+  auto slot_of = [&](std::string_view name) -> std::uint32_t {
+    for (std::size_t h = hash(name) & mask;; h = (h + 1) & mask) {
+      const auto& [n, i] = by_name[h];
+      if (i == kEmpty || n == name) return i;
+    }
+  };
+  // Two passes so each node's pod list is allocated once, at its size.
+  std::vector<std::uint32_t> slot_of_pod(snapshot.pods.size(), kEmpty);
+  std::vector<std::uint32_t> bound(slots_.size(), 0);
+  for (std::size_t pi = 0; pi < snapshot.pods.size(); ++pi) {
+    const Pod& p = snapshot.pods[pi];
     if (!holds_resources(p)) continue;
-    auto it = by_name.find(p.node_name);
-    if (it == by_name.end()) continue;
-    Slot& s = slots_[it->second];
+    const std::uint32_t i = slot_of(p.node_name);
+    if (i == kEmpty) continue;
+    slot_of_pod[pi] = i;
+    ++bound[i];
+  }
+  for (std::size_t i = 0; i < slots_.size(); ++i) slots_[i].pods.reserve(bound[i]);
+  for (std::size_t pi = 0; pi < snapshot.pods.size(); ++pi) {
+    if (slot_of_pod[pi] == kEmpty) continue;
+    const Pod& p = snapshot.pods[pi];
+    Slot& s = slots_[slot_of_pod[pi]];
     s.free -= p.requests;
     s.pods.push_back(&p);
     s.anti = s.anti || !p.anti_affinity_hostname.empty();

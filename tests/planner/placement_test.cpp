@@ -31,6 +31,25 @@ TEST(Placement, UsesFreeRoomOnAReadyNodeBeforeLaunching) {
   EXPECT_EQ(p.launch[0].pods, std::vector<std::string>{"team-a/large"});
 }
 
+TEST(Placement, BoundPodsUseUpTheirOwnNodeAmongManyUnsortedOnes) {
+  // 100 nodes listed out of name order, every one full but node-37: the pending pod must land
+  // there, which it does only if each bound pod was charged to its own node.
+  Snapshot s;
+  for (int i = 99; i >= 0; --i) {
+    const std::string name = "node-" + std::to_string(i);
+    s.nodes.push_back(make_node(name, 4000, 16 * kGi));
+    if (i == 37) continue;
+    Pod full = make_pod("full-" + std::to_string(i), 4000, kGi);
+    full.node_name = name;
+    full.phase = PodPhase::Running;
+    s.pods.push_back(full);
+  }
+  s.pods.push_back(make_pod("pending", 1000, kGi));
+  const Plan p = plan(s, cpu_catalog(), testing::no_budgets(), 0);
+  EXPECT_EQ(p.placements.at("team-a/pending"), "node-37");
+  EXPECT_EQ(launched(p), 0);
+}
+
 TEST(Placement, InFlightCapacityServesThePodsItWasLaunchedForSoNothingLaunchesTwice) {
   Snapshot s;
   Node n = make_node("i-0abc", 4000, 16 * kGi, "us-east-1a", NodeState::InFlight);
