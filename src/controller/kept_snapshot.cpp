@@ -174,11 +174,10 @@ bool KeptSnapshot::same_instance_fields(const Instance& inst, const Node& n) {
          n.launched_at == inst.launched_at && n.interruption_notice == inst.interruption_notice;
 }
 
-void KeptSnapshot::derive(std::size_t i, const Node& base, const std::set<std::string>& draining,
-                          Time now) {
+void KeptSnapshot::derive(std::size_t i, const Node& base, const Instance* inst,
+                          const std::set<std::string>& draining, Time now) {
   Node& n = snapshot_.nodes[i];
   Extra& x = extras_[i];
-  const Instance* inst = instance_for(n.provider_id);
   if (x.instance != nullptr && inst == nullptr && !x.fresh) n = base;  // drop the instance's fields
   if ((x.instance == nullptr) != (inst == nullptr) ||
       (inst != nullptr && n.instance_id != inst->id)) {
@@ -197,14 +196,31 @@ void KeptSnapshot::derive(std::size_t i, const Node& base, const std::set<std::s
   }
 }
 
-const Instance* KeptSnapshot::instance_for(const std::string& provider_id) {
+const Instance* KeptSnapshot::instance_for(const Node& n) {
   const std::vector<Instance>& listing = *listing_;
   constexpr std::size_t kLookAhead = 4;  // instances still booting sit between registered ones
   for (std::size_t k = hint_; k < listing.size() && k < hint_ + kLookAhead; ++k) {
-    if (listing[k].provider_id == provider_id) {
+    if (listing[k].provider_id == n.provider_id) {
       hint_ = k + 1;
       return &listing[k];
     }
+  }
+  auto found = [&](const Instance* inst) {
+    hint_ = static_cast<std::size_t>(inst - listing.data()) + 1;
+    return inst;
+  };
+  if (!sorted_by_id_) {
+    sorted_by_id_ =
+        std::is_sorted(listing.begin(), listing.end(),
+                       [](const Instance& a, const Instance& b) { return a.id < b.id; });
+  }
+  if (*sorted_by_id_ && !n.instance_id.empty()) {
+    // A node seen before knows its instance's id: in an id-ordered listing, search for it.
+    auto it =
+        std::lower_bound(listing.begin(), listing.end(), n.instance_id,
+                         [](const Instance& inst, const std::string& id) { return inst.id < id; });
+    if (it != listing.end() && it->id == n.instance_id && it->provider_id == n.provider_id)
+      return found(&*it);
   }
   if (!indexed_) {
     by_provider_.clear();
@@ -212,10 +228,8 @@ const Instance* KeptSnapshot::instance_for(const std::string& provider_id) {
     for (const auto& inst : listing) by_provider_.emplace(inst.provider_id, &inst);
     indexed_ = true;
   }
-  auto it = by_provider_.find(provider_id);
-  if (it == by_provider_.end()) return nullptr;
-  hint_ = static_cast<std::size_t>(it->second - listing.data()) + 1;
-  return it->second;
+  auto it = by_provider_.find(n.provider_id);
+  return it == by_provider_.end() ? nullptr : found(it->second);
 }
 
 void KeptSnapshot::rebuild_in_flight(const std::vector<Instance>& instances,
@@ -241,15 +255,22 @@ void KeptSnapshot::update(const ClusterLoan& loan, const std::vector<Instance>& 
   if (instances_changed) {
     listing_ = &instances;
     indexed_ = false;
+    sorted_by_id_.reset();
   }
   hint_ = 0;
+  // A node kept from the last update, with the same listing, has the instance it had.
+  auto instance_of = [&](std::size_t i) {
+    const Extra& x = extras_[i];
+    return !instances_changed && !x.fresh ? x.instance : instance_for(snapshot_.nodes[i]);
+  };
   sync_pods(loan);
   const bool nodes_changed = sync_nodes(loan);
   const bool draining_changed = draining != draining_;
   if (draining_changed) draining_ = draining;
 
   if (draining_changed) {
-    for (std::size_t i = 0; i < registered_; ++i) derive(i, *loan.nodes[i], draining, now);
+    for (std::size_t i = 0; i < registered_; ++i)
+      derive(i, *loan.nodes[i], instance_of(i), draining, now);
   } else if (instances_changed) {
     // A new listing (every launch, boot and termination makes one) leaves most nodes' instances
     // as they were: those only need to point into the new listing.
@@ -263,14 +284,14 @@ void KeptSnapshot::update(const ClusterLoan& loan, const std::vector<Instance>& 
     for (std::size_t i = 0; i < registered_; ++i) {
       const Node& n = snapshot_.nodes[i];
       Extra& x = extras_[i];
-      const Instance* inst = instance_for(n.provider_id);
+      const Instance* inst = instance_for(n);
       const bool same = !x.fresh && !moved[i] &&
                         (inst == nullptr ? x.instance == nullptr
                                          : x.instance != nullptr && same_instance_fields(*inst, n));
       if (same) {
         x.instance = inst;
       } else {
-        derive(i, *loan.nodes[i], draining, now);
+        derive(i, *loan.nodes[i], inst, draining, now);
       }
     }
   } else {
@@ -279,7 +300,7 @@ void KeptSnapshot::update(const ClusterLoan& loan, const std::vector<Instance>& 
     names.merge(forgotten_);
     for (const auto& name : names) {
       const std::size_t i = find_registered(name);
-      if (i != registered_) derive(i, *loan.nodes[i], draining, now);
+      if (i != registered_) derive(i, *loan.nodes[i], instance_of(i), draining, now);
     }
   }
   forgotten_.clear();

@@ -50,11 +50,12 @@ class KeptSnapshot {
   bool sync_nodes(const ClusterLoan& loan);
   // Has `n` every field copy_instance would give it from `inst`?
   static bool same_instance_fields(const Instance& inst, const Node& n);
-  void derive(std::size_t i, const Node& base, const std::set<std::string>& draining, Time now);
+  void derive(std::size_t i, const Node& base, const Instance* inst,
+              const std::set<std::string>& draining, Time now);
   void rebuild_in_flight(const std::vector<Instance>& instances, const OfferingIndex& offerings);
-  // The instance in the current listing with that provider id, or null. Provider ids name one
+  // The instance in the current listing with the node's provider id, or null. Provider ids name one
   // instance each (they end in its id).
-  const Instance* instance_for(const std::string& provider_id);
+  const Instance* instance_for(const Node& n);
 
   Snapshot snapshot_;           // registered nodes by name first, then in-flight instances
   std::size_t registered_ = 0;  // registered nodes at the front of snapshot_.nodes
@@ -71,6 +72,7 @@ class KeptSnapshot {
   // listing only when that misses.
   std::size_t hint_ = 0;
   bool indexed_ = false;
+  std::optional<bool> sorted_by_id_;  // is the listing in id order? Asked once per listing
   std::unordered_map<std::string_view, const Instance*> by_provider_;
   std::set<std::string> draining_;
   std::set<std::string> forgotten_;

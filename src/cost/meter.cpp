@@ -25,10 +25,12 @@ std::vector<Segment> make_segments(const MeteredNode& node, const std::string& n
 Meter::Meter(const Meter& other)
     : nodes_(other.nodes_),
       open_(other.open_),
+      ns_names_(other.ns_names_),
+      ns_numbers_(other.ns_numbers_),
       by_day_(other.by_day_),
       by_month_(other.by_month_),
       by_total_(other.by_total_) {
-  for (const auto& [id, o] : open_) open_node_.emplace(id, &nodes_.at(id));
+  for (const auto& [id, o] : open_) open_ref(id);
 }
 
 Meter& Meter::operator=(const Meter& other) {
@@ -40,9 +42,9 @@ std::vector<Segment> Meter::node_started(const NodeCharge& node, Time t) {
   // Already known: a restart reporting a node the storage has (metering continues where it
   // stopped), or a repeated call. Either way nothing changes.
   if (nodes_.count(node.node_id) != 0) return {};
-  const MeteredNode& kept = nodes_[node.node_id] = MeteredNode{node, t, std::nullopt};
+  nodes_[node.node_id] = MeteredNode{node, t, std::nullopt};
   open_[node.node_id] = OpenSegment{t, Split{}};
-  open_node_[node.node_id] = &kept;
+  open_ref(node.node_id);
   return {};
 }
 
@@ -64,8 +66,8 @@ std::vector<Segment> Meter::node_stopped(const std::string& node_id, Time t) {
   if (it == open_.end()) return {};
   t = std::max(t, it->second.since);
   std::vector<Segment> out = close(node_id, t);
+  close_ref(node_id);
   open_.erase(node_id);
-  open_node_.erase(node_id);
   nodes_.at(node_id).stopped_at = t;
   return out;
 }
@@ -78,6 +80,7 @@ std::vector<Segment> Meter::pods_changed(const std::string& node_id,
   if (split == it->second.split) return {};
   std::vector<Segment> out = close(node_id, t);
   open_.at(node_id).split = std::move(split);
+  open_ref(node_id);
   return out;
 }
 
@@ -90,11 +93,42 @@ void Meter::count(const Segment& s) {
 }
 
 void Meter::restore_node(const MeteredNode& node, std::optional<OpenSegment> open) {
-  const MeteredNode& kept = nodes_[node.charge.node_id] = node;
+  nodes_[node.charge.node_id] = node;
   if (open) {
     open_[node.charge.node_id] = std::move(*open);
-    open_node_[node.charge.node_id] = &kept;
+    open_ref(node.charge.node_id);
   }
+}
+
+std::uint32_t Meter::ns_number(const std::string& ns) {
+  auto [it, fresh] = ns_numbers_.try_emplace(ns, static_cast<std::uint32_t>(ns_names_.size()));
+  if (fresh) ns_names_.push_back(ns);
+  return it->second;
+}
+
+void Meter::open_ref(const std::string& id) {
+  auto open = open_.find(id);
+  auto [at, fresh] = open_ref_.try_emplace(id, open_refs_.size());
+  if (fresh) open_refs_.emplace_back();
+  OpenRef& r = open_refs_[at->second];
+  r.id = &open->first;
+  r.open = &open->second;
+  r.node = &nodes_.at(id);
+  r.owner_ns = ns_number(r.node->charge.owner_namespace);
+  r.pod_ns.clear();
+  for (const PodShare& p : r.open->split.pods) r.pod_ns.push_back(ns_number(p.ns));
+}
+
+void Meter::close_ref(const std::string& id) {
+  auto at = open_ref_.find(id);
+  if (at == open_ref_.end()) return;
+  const std::size_t i = at->second;
+  open_ref_.erase(at);
+  if (i + 1 != open_refs_.size()) {
+    open_refs_[i] = std::move(open_refs_.back());
+    open_ref_.find(*open_refs_[i].id)->second = i;
+  }
+  open_refs_.pop_back();
 }
 
 void Meter::restore_charge(const std::string& ns, Time day_start, Micros micros) {
@@ -118,9 +152,9 @@ Segment Meter::open_as_segment(const std::string& node_id, Time until) const {
 
 namespace {
 
-// What attribute() charges each party over [from, to), handed to `add` as (namespace, micros)
-// in attribute()'s order and skipping zero parts, without building Charge records: spend() runs
-// on every planned loop over every open node, and only needs the namespaces.
+// What attribute() charges each party over [from, to), handed to `add` as (party, micros) in
+// attribute()'s order and skipping zero parts, without building Charge records: party i <
+// split.pods.size() is that pod, split.pods.size() the node's owner (its idle part).
 template <class Add>
 void add_charges(const MeteredNode& node, const Split& split, Time from, Time to, Add&& add) {
   const Micros total = node_cost(node.charge.micros_per_hour, node.launched_at, from, to);
@@ -143,7 +177,7 @@ void add_charges(const MeteredNode& node, const Split& split, Time from, Time to
   }
   if (!negative && positive <= 1) {
     // No positive weight: the owner pays, as when attribute() sets the idle weight to 1.
-    add(which == split.pods.size() ? node.charge.owner_namespace : split.pods[which].ns, total);
+    add(which, total);
     return;
   }
   std::vector<std::int64_t> weights;
@@ -153,10 +187,9 @@ void add_charges(const MeteredNode& node, const Split& split, Time from, Time to
   if (std::all_of(weights.begin(), weights.end(), [](std::int64_t w) { return w == 0; }))
     weights.back() = 1;
   const std::vector<Micros> parts = split_exact(total, weights);
-  for (std::size_t i = 0; i < split.pods.size(); ++i) {
-    if (parts[i] != 0) add(split.pods[i].ns, parts[i]);
+  for (std::size_t i = 0; i <= split.pods.size(); ++i) {
+    if (parts[i] != 0) add(i, parts[i]);
   }
-  if (parts.back() != 0) add(node.charge.owner_namespace, parts.back());
 }
 
 }  // namespace
@@ -171,43 +204,69 @@ std::map<std::string, NamespaceSpend, std::less<>> Meter::spend(Time now) const 
   for (const auto& [ns, months] : by_month_) {
     if (auto it = months.find(month); it != months.end()) out[ns].spent_this_month += it->second;
   }
-  auto kept = open_node_.begin();
-  for (const auto& [id, o] : open_) {
-    const MeteredNode& node = *(kept++)->second;
+  // Open nodes, added up by namespace number, then named (sums of integers: order is free).
+  std::vector<NamespaceSpend> by_number(ns_names_.size());
+  std::vector<bool> seen(ns_names_.size(), false);
+  for (const OpenRef& r : open_refs_) {
+    const MeteredNode& node = *r.node;
+    const OpenSegment& o = *r.open;
+    auto ns_of = [&](std::size_t party) {
+      return party < r.pod_ns.size() ? r.pod_ns[party] : r.owner_ns;
+    };
     // The open segment metered to now: its part since midnight counts today, since the first
     // of the month this month (a segment opened yesterday is split here, as it will be when
     // it closes).
     if (now > o.since) {
       const Time from_day = std::max(o.since, day);
       const Time from_month = std::max(o.since, month);
-      add_charges(node, o.split, from_day, now, [&](const std::string& ns, Micros m) {
-        NamespaceSpend& s = out[ns];
-        s.spent_today += m;
+      add_charges(node, o.split, from_day, now, [&](std::size_t party, Micros m) {
+        const std::uint32_t ns = ns_of(party);
+        seen[ns] = true;
+        by_number[ns].spent_today += m;
         // Opened today (the usual case): the month's part is the same split of the same span.
-        if (from_month == from_day) s.spent_this_month += m;
+        if (from_month == from_day) by_number[ns].spent_this_month += m;
       });
       if (from_month != from_day) {
-        add_charges(node, o.split, from_month, now,
-                    [&](const std::string& ns, Micros m) { out[ns].spent_this_month += m; });
+        add_charges(node, o.split, from_month, now, [&](std::size_t party, Micros m) {
+          const std::uint32_t ns = ns_of(party);
+          seen[ns] = true;
+          by_number[ns].spent_this_month += m;
+        });
       }
     }
-    NamespaceSpend& owner = out[node.charge.owner_namespace];
+    NamespaceSpend& owner = by_number[r.owner_ns];
+    seen[r.owner_ns] = true;
     owner.committed_micros_per_hour += node.charge.micros_per_hour;
     const Time until = node.charge.worst_case_end > 0 ? node.charge.worst_case_end : now + 3600;
     owner.committed_worst_case +=
         node_cost(node.charge.micros_per_hour, node.launched_at, now, std::max(now, until));
+  }
+  for (std::size_t ns = 0; ns < by_number.size(); ++ns) {
+    if (!seen[ns]) continue;
+    NamespaceSpend& s = out[ns_names_[ns]];
+    const NamespaceSpend& add = by_number[ns];
+    s.spent_today += add.spent_today;
+    s.spent_this_month += add.spent_this_month;
+    s.committed_micros_per_hour += add.committed_micros_per_hour;
+    s.committed_worst_case += add.committed_worst_case;
   }
   return out;
 }
 
 std::map<std::string, Micros, std::less<>> Meter::spent_to_date(Time now) const {
   std::map<std::string, Micros, std::less<>> out = by_total_;
-  auto kept = open_node_.begin();
-  for (const auto& [id, o] : open_) {
-    const MeteredNode& node = *(kept++)->second;
-    if (now <= o.since) continue;
-    add_charges(node, o.split, o.since, now,
-                [&](const std::string& ns, Micros m) { out[ns] += m; });
+  std::vector<Micros> by_number(ns_names_.size(), 0);
+  std::vector<bool> seen(ns_names_.size(), false);
+  for (const OpenRef& r : open_refs_) {
+    if (now <= r.open->since) continue;
+    add_charges(*r.node, r.open->split, r.open->since, now, [&](std::size_t party, Micros m) {
+      const std::uint32_t ns = party < r.pod_ns.size() ? r.pod_ns[party] : r.owner_ns;
+      seen[ns] = true;
+      by_number[ns] += m;
+    });
+  }
+  for (std::size_t ns = 0; ns < by_number.size(); ++ns) {
+    if (seen[ns]) out[ns_names_[ns]] += by_number[ns];
   }
   return out;
 }

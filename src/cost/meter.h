@@ -2,6 +2,7 @@
 // The metering state machine both ledgers share: which nodes are open, which pods are on them
 // since when, and per-namespace totals by UTC day and month. Every change closes the open
 // segment of a node and returns it (cut at UTC midnights, attributed) for the ledger to keep.
+#include <cstdint>
 #include <map>
 #include <optional>
 #include <string>
@@ -67,11 +68,26 @@ class Meter {
   std::vector<Segment> close(const std::string& node_id, Time t);
   void count(const Segment& s);
 
+  // An open node as spend() and spent_to_date() walk it, on every planned loop and every sample
+  // of a simulation: its node and segment (map nodes never move) and its parties' namespaces as
+  // numbers, so that adding up costs neither walks two maps nor compares namespace strings.
+  struct OpenRef {
+    const std::string* id = nullptr;
+    const MeteredNode* node = nullptr;
+    const OpenSegment* open = nullptr;
+    std::vector<std::uint32_t> pod_ns;  // parallel to open->split.pods
+    std::uint32_t owner_ns = 0;
+  };
+  std::uint32_t ns_number(const std::string& ns);
+  void open_ref(const std::string& id);  // adds or refreshes id's OpenRef
+  void close_ref(const std::string& id);
+
   std::map<std::string, MeteredNode, std::less<>> nodes_;
   std::map<std::string, OpenSegment, std::less<>> open_;
-  // The same keys as open_, each with its node: spend() walks both together instead of looking
-  // every open node up among every node ever metered (map nodes never move).
-  std::map<std::string, const MeteredNode*, std::less<>> open_node_;
+  std::vector<OpenRef> open_refs_;                            // in no particular order
+  std::map<std::string, std::size_t, std::less<>> open_ref_;  // id -> index in open_refs_
+  std::vector<std::string> ns_names_;                         // namespace number -> name
+  std::map<std::string, std::uint32_t, std::less<>> ns_numbers_;
   // Closed charges by namespace and UTC day / month start.
   std::map<std::string, std::map<Time, Micros>, std::less<>> by_day_;
   std::map<std::string, std::map<Time, Micros>, std::less<>> by_month_;
