@@ -87,24 +87,28 @@ ExistingCapacity::ExistingCapacity(const Snapshot& snapshot, const Policy& polic
       if (i == kEmpty || n == name) return i;
     }
   };
-  // Two passes so each node's pod list is allocated once, at its size.
+  // Two passes: count each slot's bound pods, then lay them out by slot in one list.
   std::vector<std::uint32_t> slot_of_pod(snapshot.pods.size(), kEmpty);
-  std::vector<std::uint32_t> bound(slots_.size(), 0);
+  std::vector<std::uint32_t> at(slots_.size() + 1, 0);
   for (std::size_t pi = 0; pi < snapshot.pods.size(); ++pi) {
     const Pod& p = snapshot.pods[pi];
     if (!holds_resources(p)) continue;
     const std::uint32_t i = slot_of(p.node_name);
     if (i == kEmpty) continue;
     slot_of_pod[pi] = i;
-    ++bound[i];
+    ++at[i + 1];
   }
-  for (std::size_t i = 0; i < slots_.size(); ++i) slots_[i].pods.reserve(bound[i]);
+  for (std::size_t i = 0; i < slots_.size(); ++i) {
+    at[i + 1] += at[i];
+    slots_[i].bound_begin = slots_[i].bound_end = at[i];
+  }
+  bound_.resize(at.back());
   for (std::size_t pi = 0; pi < snapshot.pods.size(); ++pi) {
     if (slot_of_pod[pi] == kEmpty) continue;
     const Pod& p = snapshot.pods[pi];
     Slot& s = slots_[slot_of_pod[pi]];
     s.free -= p.requests;
-    s.pods.push_back(&p);
+    bound_[s.bound_end++] = &p;
     s.anti = s.anti || !p.anti_affinity_hostname.empty();
   }
 }
@@ -125,13 +129,14 @@ bool ExistingCapacity::admits(const PodClass& c, const Slot& s) const {
 
 bool ExistingCapacity::repelled(const Pod& p, const Slot& s) const {
   if (p.anti_affinity_hostname.empty() && !s.anti) return false;
-  return std::any_of(s.pods.begin(), s.pods.end(),
-                     [&](const Pod* q) { return anti_affinity_conflict(p, *q); });
+  auto conflicts = [&](const Pod* q) { return anti_affinity_conflict(p, *q); };
+  return std::any_of(bound_.begin() + s.bound_begin, bound_.begin() + s.bound_end, conflicts) ||
+         std::any_of(s.placed.begin(), s.placed.end(), conflicts);
 }
 
 void ExistingCapacity::put(const Pod& p, Slot& s, std::map<std::string, std::string>& placements) {
   s.free -= p.requests;
-  s.pods.push_back(&p);
+  s.placed.push_back(&p);
   s.anti = s.anti || !p.anti_affinity_hostname.empty();
   placements[p.key()] = s.node->name;
   used_.insert(s.node->name);
@@ -188,7 +193,7 @@ bool ExistingCapacity::place_gang(const std::vector<PodClass>& members,
           if (s.zone != zone || !fits(p.requests, s.free) || !admits(c, s) || repelled(p, s))
             continue;
           s.free -= p.requests;
-          s.pods.push_back(&p);
+          s.placed.push_back(&p);
           done.emplace_back(&p, i);
           placed = true;
         }
@@ -203,7 +208,7 @@ bool ExistingCapacity::place_gang(const std::vector<PodClass>& members,
     for (auto it = done.rbegin(); it != done.rend(); ++it) {
       Slot& s = slots_[it->second];
       s.free += it->first->requests;
-      s.pods.pop_back();
+      s.placed.pop_back();
     }
     if (ok) {
       for (const auto& [p, i] : done) put(*p, slots_[i], placements);

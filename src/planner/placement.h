@@ -42,8 +42,13 @@ class ExistingCapacity {
     mutable std::optional<Labels> rewritten;
     std::string zone;
     Resources free;
-    std::vector<const Pod*> pods;  // bound and placed, for anti-affinity
-    bool anti = false;             // some pod here has anti-affinity terms
+    // Pods here, for anti-affinity: the ones bound in the snapshot are bound_[bound_begin,
+    // bound_end) (one list for all nodes: a list per node cost an allocation per node on every
+    // plan with pods pending), the ones this plan puts here are in `placed`.
+    std::uint32_t bound_begin = 0;
+    std::uint32_t bound_end = 0;
+    std::vector<const Pod*> placed;
+    bool anti = false;  // some pod here has anti-affinity terms
   };
   const Labels& labels_of(const Slot& s) const;
   bool admits(const PodClass& c, const Slot& s) const;
@@ -52,7 +57,8 @@ class ExistingCapacity {
 
   const Snapshot& snapshot_;
   const std::vector<std::string>& gpu_models_;
-  std::vector<Slot> slots_;  // Ready nodes first, then in-flight; by name within each
+  std::vector<Slot> slots_;        // Ready nodes first, then in-flight; by name within each
+  std::vector<const Pod*> bound_;  // bound pods grouped by slot, in snapshot order within each
   std::set<std::string> used_;
 };
 

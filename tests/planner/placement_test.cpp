@@ -154,6 +154,23 @@ TEST(Placement, AntiAffinityWithARunningPodKeepsTheNewOneOff) {
   EXPECT_EQ(launched(p), 1);
 }
 
+TEST(Placement, AntiAffinityWithAPodPlacedInTheSamePlanKeepsTheNextOneOff) {
+  // n1 has room for both replicas; the second may not join the first one this plan put there.
+  Snapshot s;
+  s.nodes.push_back(make_node("n1", 8000, 32 * kGi));
+  for (const char* name : {"db-0", "db-1"}) {
+    Pod p = make_pod(name, 500, kGi);
+    p.labels["app"] = "db";
+    LabelSelector sel;
+    sel.match_labels["app"] = "db";
+    p.anti_affinity_hostname.push_back(sel);
+    s.pods.push_back(p);
+  }
+  const Plan p = plan(s, cpu_catalog(), testing::no_budgets(), 0);
+  EXPECT_EQ(p.placements.size(), 1u);
+  EXPECT_EQ(launched(p), 1);
+}
+
 TEST(Placement, ExtendedResourceTheNodeLacksIsNeverFree) {
   Snapshot s;
   s.nodes.push_back(make_node("n1", 8000, 32 * kGi));
