@@ -116,7 +116,11 @@ void Meter::open_ref(const std::string& id) {
   r.node = &nodes_.at(id);
   r.owner_ns = ns_number(r.node->charge.owner_namespace);
   r.pod_ns.clear();
-  for (const PodShare& p : r.open->split.pods) r.pod_ns.push_back(ns_number(p.ns));
+  r.one_namespace = r.open->split.idle_weight >= 0;
+  for (const PodShare& p : r.open->split.pods) {
+    r.pod_ns.push_back(ns_number(p.ns));
+    r.one_namespace = r.one_namespace && r.pod_ns.back() == r.owner_ns && p.weight >= 0;
+  }
 }
 
 void Meter::close_ref(const std::string& id) {
@@ -194,6 +198,19 @@ void add_charges(const MeteredNode& node, const Split& split, Time from, Time to
 
 }  // namespace
 
+template <class Add>
+void Meter::add_open_charges(const OpenRef& r, Time from, Time to, Add&& add) {
+  if (r.one_namespace) {
+    // Parts of a split of the node's cost add up to all of it (split_exact).
+    const Micros total = node_cost(r.node->charge.micros_per_hour, r.node->launched_at, from, to);
+    if (total != 0) add(r.owner_ns, total);
+    return;
+  }
+  add_charges(*r.node, r.open->split, from, to, [&](std::size_t party, Micros m) {
+    add(party < r.pod_ns.size() ? r.pod_ns[party] : r.owner_ns, m);
+  });
+}
+
 std::map<std::string, NamespaceSpend, std::less<>> Meter::spend(Time now) const {
   std::map<std::string, NamespaceSpend, std::less<>> out;
   const Time day = utc_day_start(now);
@@ -210,25 +227,20 @@ std::map<std::string, NamespaceSpend, std::less<>> Meter::spend(Time now) const 
   for (const OpenRef& r : open_refs_) {
     const MeteredNode& node = *r.node;
     const OpenSegment& o = *r.open;
-    auto ns_of = [&](std::size_t party) {
-      return party < r.pod_ns.size() ? r.pod_ns[party] : r.owner_ns;
-    };
     // The open segment metered to now: its part since midnight counts today, since the first
-    // of the month this month (a segment opened yesterday is split here, as it will be when
-    // it closes).
+    // of the month this month (a segment opened yesterday is split here over its whole span;
+    // closed, it will be split per day, which may round a micro-dollar differently).
     if (now > o.since) {
       const Time from_day = std::max(o.since, day);
       const Time from_month = std::max(o.since, month);
-      add_charges(node, o.split, from_day, now, [&](std::size_t party, Micros m) {
-        const std::uint32_t ns = ns_of(party);
+      add_open_charges(r, from_day, now, [&](std::uint32_t ns, Micros m) {
         seen[ns] = true;
         by_number[ns].spent_today += m;
         // Opened today (the usual case): the month's part is the same split of the same span.
         if (from_month == from_day) by_number[ns].spent_this_month += m;
       });
       if (from_month != from_day) {
-        add_charges(node, o.split, from_month, now, [&](std::size_t party, Micros m) {
-          const std::uint32_t ns = ns_of(party);
+        add_open_charges(r, from_month, now, [&](std::uint32_t ns, Micros m) {
           seen[ns] = true;
           by_number[ns].spent_this_month += m;
         });
@@ -259,8 +271,7 @@ std::map<std::string, Micros, std::less<>> Meter::spent_to_date(Time now) const 
   std::vector<bool> seen(ns_names_.size(), false);
   for (const OpenRef& r : open_refs_) {
     if (now <= r.open->since) continue;
-    add_charges(*r.node, r.open->split, r.open->since, now, [&](std::size_t party, Micros m) {
-      const std::uint32_t ns = party < r.pod_ns.size() ? r.pod_ns[party] : r.owner_ns;
+    add_open_charges(r, r.open->since, now, [&](std::uint32_t ns, Micros m) {
       seen[ns] = true;
       by_number[ns] += m;
     });

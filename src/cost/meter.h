@@ -77,7 +77,13 @@ class Meter {
     const OpenSegment* open = nullptr;
     std::vector<std::uint32_t> pod_ns;  // parallel to open->split.pods
     std::uint32_t owner_ns = 0;
+    // Every party is the owner's namespace and no weight is negative: however the node's cost
+    // splits, all of it goes to that namespace, so the split need not be computed.
+    bool one_namespace = false;
   };
+  // What an open node costs over [from, to), handed to add(namespace number, micros).
+  template <class Add>
+  static void add_open_charges(const OpenRef& r, Time from, Time to, Add&& add);
   std::uint32_t ns_number(const std::string& ns);
   void open_ref(const std::string& id);  // adds or refreshes id's OpenRef
   void close_ref(const std::string& id);

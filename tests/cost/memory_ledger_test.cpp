@@ -104,6 +104,47 @@ TEST(MemoryLedger, AttributionSumsExactlyOverRandomHistories) {
   }
 }
 
+// Admission reads spend() on every plan, metered to now over every open node; what it says must
+// be what the same nodes' closed segments say once they stop at that moment. (Nodes opened
+// today: a segment across midnight closes as one piece per day, and each piece's split may
+// round a micro-dollar differently from the whole span's.)
+TEST(MemoryLedger, OpenNodesSpendWhatTheyWouldOnceStopped) {
+  std::mt19937_64 rng(20261130);
+  const std::vector<std::string> namespaces = {"vc-a", "vc-b", "vc-c"};
+  for (int round = 0; round < 20; ++round) {
+    MemoryLedger open;
+    const Time now = kMidnight + 86400 + 3600 + static_cast<Time>(rng() % 80'000);
+    for (int i = 0; i < 25; ++i) {
+      const std::string id = "i-" + std::to_string(i);
+      const std::string owner = namespaces[rng() % namespaces.size()];
+      Time t =
+          now - 1 - static_cast<Time>(rng() % static_cast<std::uint64_t>(now - kMidnight - 86400));
+      open.node_started(node(id, 100'000 + static_cast<Micros>(rng() % 40'000'000), owner), t);
+      for (int c = static_cast<int>(rng() % 4); c > 0; --c) {
+        t += static_cast<Time>(rng() % static_cast<std::uint64_t>(now - t));
+        std::vector<PodUsage> pods;
+        for (int p = static_cast<int>(rng() % 4); p > 0; --p) {
+          // Mostly the owner's own pods (one namespace on the node), sometimes another's.
+          const std::string& ns = rng() % 3 == 0 ? namespaces[rng() % namespaces.size()] : owner;
+          pods.push_back(pod(ns, "job" + std::to_string(rng() % 3) + "-" + std::to_string(p),
+                             1 + static_cast<std::int64_t>(rng() % 4)));
+        }
+        open.pods_changed(id, pods, t);
+      }
+    }
+    MemoryLedger stopped = open;
+    for (const auto& id : open.open_nodes()) stopped.node_stopped(id, now);
+    const auto a = open.spend(now);
+    const auto b = stopped.spend(now);
+    ASSERT_EQ(a.size(), b.size()) << "round " << round;
+    for (const auto& [ns, s] : b) {
+      ASSERT_EQ(a.at(ns).spent_today, s.spent_today) << ns << " round " << round;
+      ASSERT_EQ(a.at(ns).spent_this_month, s.spent_this_month) << ns << " round " << round;
+    }
+    EXPECT_EQ(open.spent_to_date(now), stopped.spent_to_date(now)) << "round " << round;
+  }
+}
+
 TEST(MemoryLedger, DailySpendResetsAtUtcMidnightAndMonthlyDoesNot) {
   MemoryLedger ledger;
   // research-a's node, $36/h ($0.01/s), from 23:00 on Jan 5, fully used by its own pod.
