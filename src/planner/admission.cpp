@@ -29,42 +29,48 @@ BudgetBook::BudgetBook(const Snapshot& snapshot, const Policy& policy, Time now)
   // both describe the same instances, so take the larger, never the sum.
   // Few namespaces own many nodes: a short list searched from the last hit (consecutive nodes
   // often share an owner) costs less per node than a map keyed by string.
-  std::vector<std::pair<std::string_view, Micros>> from_nodes;
   std::size_t last = 0;
   for (const Node& n : snapshot.nodes) {
     if (!n.managed) continue;
     const std::string_view ns = n.owner_namespace;
-    if (last >= from_nodes.size() || from_nodes[last].first != ns) {
-      auto it = std::find_if(from_nodes.begin(), from_nodes.end(),
+    if (last >= node_prices_.size() || node_prices_[last].first != ns) {
+      auto it = std::find_if(node_prices_.begin(), node_prices_.end(),
                              [ns](const auto& e) { return e.first == ns; });
-      if (it == from_nodes.end()) it = from_nodes.emplace(from_nodes.end(), ns, 0);
-      last = static_cast<std::size_t>(it - from_nodes.begin());
+      if (it == node_prices_.end()) it = node_prices_.emplace(node_prices_.end(), ns, 0);
+      last = static_cast<std::size_t>(it - node_prices_.begin());
     }
-    from_nodes[last].second += n.price_micros_per_hour;
+    node_prices_[last].second += n.price_micros_per_hour;
     cluster_committed_per_hour_ += n.price_micros_per_hour;
     if (n.state == NodeState::Deleting) continue;  // going away: no longer counts against caps
     ++cluster_nodes_;
     cluster_gpus_ += n.allocatable.gpus;
   }
-  for (const auto& [ns, micros] : from_nodes) use(ns).committed_per_hour = micros;
   for (const auto& [ns, spend] : snapshot.spend) {
-    NamespaceUse& u = use(ns);
-    if (spend.committed_micros_per_hour > u.committed_per_hour) {
-      cluster_committed_per_hour_ += spend.committed_micros_per_hour - u.committed_per_hour;
-      u.committed_per_hour = spend.committed_micros_per_hour;
-    }
+    const Micros from_nodes = node_price(ns);
+    if (spend.committed_micros_per_hour > from_nodes)
+      cluster_committed_per_hour_ += spend.committed_micros_per_hour - from_nodes;
   }
 }
 
+Micros BudgetBook::node_price(std::string_view ns) const {
+  auto it = std::find_if(node_prices_.begin(), node_prices_.end(),
+                         [ns](const auto& e) { return e.first == ns; });
+  return it == node_prices_.end() ? 0 : it->second;
+}
+
+// A namespace's entry is made when its first job asks: the ledger may list many namespaces,
+// and a plan usually prices jobs of few of them.
 BudgetBook::NamespaceUse& BudgetBook::use(std::string_view ns) {
   auto it = namespaces_.find(ns);
-  if (it == namespaces_.end()) it = namespaces_.emplace(std::string(ns), NamespaceUse{}).first;
+  if (it != namespaces_.end()) return it->second;
+  it = namespaces_.emplace(std::string(ns), NamespaceUse{}).first;
   NamespaceUse& u = it->second;
-  if (!u.known) {
-    u.known = true;
-    u.budget = policy_.budgets.for_namespace(it->first);
-    auto spend = snapshot_.spend.find(ns);
-    if (spend != snapshot_.spend.end()) u.spend = spend->second;
+  u.budget = policy_.budgets.for_namespace(it->first);
+  u.committed_per_hour = node_price(ns);
+  auto spend = snapshot_.spend.find(ns);
+  if (spend != snapshot_.spend.end()) {
+    u.spend = spend->second;
+    u.committed_per_hour = std::max(u.committed_per_hour, spend->second.committed_micros_per_hour);
   }
   return u;
 }

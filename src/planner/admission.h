@@ -8,6 +8,8 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
+#include <vector>
 
 #include "planner/plan.h"
 
@@ -40,19 +42,23 @@ class BudgetBook {
   struct NamespaceUse {
     NamespaceBudget budget;         // the namespace's caps, looked up once per plan
     NamespaceSpend spend;           // from the ledger
-    bool known = false;             // budget and spend filled in
     Micros committed_per_hour = 0;  // running and in-flight instances charged to it
     Micros added_per_hour = 0;      // granted earlier in this plan
     Micros added_today = 0;         // worst case of those grants within the current UTC day
     Micros added_this_month = 0;
   };
   NamespaceUse& use(std::string_view ns);
+  // What the managed nodes the namespace owns cost per hour.
+  Micros node_price(std::string_view ns) const;
 
   const Snapshot& snapshot_;
   const Policy& policy_;
   Time now_;
   Seconds day_left_ = 0, month_len_ = 0, month_left_ = 0;  // of the current UTC day and month
+  // The namespaces whose jobs asked in this plan.
   std::map<std::string, NamespaceUse, std::less<>> namespaces_;
+  // Per owner namespace, of the managed nodes: views into the snapshot's nodes.
+  std::vector<std::pair<std::string_view, Micros>> node_prices_;
   Micros cluster_committed_per_hour_ = 0;
   Micros cluster_added_per_hour_ = 0;
   std::int64_t cluster_gpus_ = 0;  // managed nodes now plus grants

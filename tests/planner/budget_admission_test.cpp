@@ -101,6 +101,44 @@ TEST(BudgetAdmission, RunningInstancesCountAgainstTheHourlyCap) {
   EXPECT_EQ(reason_for(p, "research-a/next-0")->kind, UnschedulableKind::BudgetWait);
 }
 
+// One running p3.16xlarge spot node of research-a ($7.344/h), and a pending 8-GPU job there.
+Snapshot one_node_and_a_job() {
+  Snapshot s;
+  Node n = testing::make_node("busy", 64000, 488 * kGi);
+  n.managed = true;
+  n.owner_namespace = "research-a";
+  n.price_micros_per_hour = 7'344'000;
+  n.allocatable.gpus = 8;
+  s.nodes.push_back(n);
+  Pod running = job_pod("running", 0, 8);
+  running.node_name = "busy";
+  running.phase = PodPhase::Running;
+  s.pods.push_back(running);
+  s.pods.push_back(job_pod("next", 0, 8));
+  return s;
+}
+
+TEST(BudgetAdmission, TheLedgerAndTheNodesDescribingTheSameInstanceAreNotAddedUp) {
+  Policy pol;
+  pol.budgets = Budgets{};
+  pol.budgets.namespaces["research-a"].usd_per_hour = 20;
+  Snapshot s = one_node_and_a_job();
+  s.spend["research-a"].committed_micros_per_hour = 7'344'000;  // the same node, per the ledger
+  const Plan p = plan(s, gpu_catalog(), pol, 0);
+  EXPECT_EQ(launched(p), 1);  // $7.34/h committed + $7.34/h fits $20/h; counted twice it would not
+}
+
+TEST(BudgetAdmission, TheClusterCapCountsWhatTheLedgerCommitsForNamespacesWithoutNodes) {
+  Policy pol;
+  pol.budgets = Budgets{};
+  pol.budgets.cluster.usd_per_hour = 19;
+  Snapshot s = one_node_and_a_job();
+  s.spend["research-b"].committed_micros_per_hour = 5'000'000;  // no node in the snapshot yet
+  const Plan p = plan(s, gpu_catalog(), pol, 0);
+  EXPECT_EQ(launched(p), 0);  // $7.34/h + $5/h + the job's $7.34/h is over $19/h
+  EXPECT_EQ(reason_for(p, "research-a/next-0")->kind, UnschedulableKind::BudgetWait);
+}
+
 TEST(BudgetAdmission, AGangIsRefusedWhole) {
   Policy pol;
   pol.budgets = Budgets{};
