@@ -61,14 +61,17 @@ class Planner {
 
   Plan run() {
     collect_pending();
-    // Existing capacity only serves pending pods: a plan with none (in the simulator, most plans
-    // after a job ends) would index every node and its pods for nothing.
-    if (!pending_.empty()) existing_.emplace(s_, policy_, now_, catalog_.gpu_models);
-    place_gangs_on_existing();
-    place_lone_on_existing();
-    price_lone_classes();
-    admit_jobs();
-    emit_launches();
+    // Placement, pricing, admission and launches only serve pending pods: a plan with none (in
+    // the simulator, most plans after a job ends) would index every node and its pods, and the
+    // catalog's offerings, for nothing.
+    if (!pending_.empty()) {
+      existing_.emplace(s_, policy_, now_, catalog_.gpu_models);
+      place_gangs_on_existing();
+      place_lone_on_existing();
+      price_lone_classes();
+      admit_jobs();
+      emit_launches();
+    }
     const std::set<std::string> none;
     out_.remove =
         planner::choose_removals(s_, policy_, now_, existing_ ? existing_->used_nodes() : none);
