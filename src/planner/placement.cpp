@@ -139,7 +139,16 @@ void ExistingCapacity::put(const Pod& p, Slot& s, std::map<std::string, std::str
   s.placed.push_back(&p);
   s.anti = s.anti || !p.anti_affinity_hostname.empty();
   placements[p.key()] = s.node->name;
-  used_.insert(s.node->name);
+  s.used = true;
+}
+
+std::vector<std::string_view> ExistingCapacity::used_nodes() const {
+  std::vector<std::string_view> out;
+  for (const Slot& s : slots_) {
+    if (s.used) out.push_back(s.node->name);
+  }
+  std::sort(out.begin(), out.end());
+  return out;
 }
 
 std::vector<std::uint32_t> ExistingCapacity::place_class(

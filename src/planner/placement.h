@@ -5,8 +5,8 @@
 #include <cstdint>
 #include <map>
 #include <optional>
-#include <set>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "planner/plan.h"
@@ -29,8 +29,8 @@ class ExistingCapacity {
                   std::map<std::string, std::string>& placements);
 
   bool has_nodes() const { return !slots_.empty(); }
-  // Nodes that received a pod in this plan (scale-down must leave them alone).
-  const std::set<std::string>& used_nodes() const { return used_; }
+  // Nodes that received a pod in this plan (scale-down must leave them alone), sorted.
+  std::vector<std::string_view> used_nodes() const;
 
  private:
   struct Slot {
@@ -49,6 +49,7 @@ class ExistingCapacity {
     std::uint32_t bound_end = 0;
     std::vector<const Pod*> placed;
     bool anti = false;  // some pod here has anti-affinity terms
+    bool used = false;  // this plan put a pod here
   };
   const Labels& labels_of(const Slot& s) const;
   bool admits(const PodClass& c, const Slot& s) const;
@@ -59,7 +60,6 @@ class ExistingCapacity {
   const std::vector<std::string>& gpu_models_;
   std::vector<Slot> slots_;        // Ready nodes first, then in-flight; by name within each
   std::vector<const Pod*> bound_;  // bound pods grouped by slot, in snapshot order within each
-  std::set<std::string> used_;
 };
 
 }  // namespace fitscale::planner

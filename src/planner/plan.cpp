@@ -72,9 +72,8 @@ class Planner {
       admit_jobs();
       emit_launches();
     }
-    const std::set<std::string> none;
-    out_.remove =
-        planner::choose_removals(s_, policy_, now_, existing_ ? existing_->used_nodes() : none);
+    out_.remove = planner::choose_removals(
+        s_, policy_, now_, existing_ ? existing_->used_nodes() : std::vector<std::string_view>{});
     return std::move(out_);
   }
 

@@ -68,9 +68,9 @@ RemoveDecision decision_for(const Node& n, Cause cause, const Policy& policy, Ti
 
 }  // namespace
 
-std::vector<RemoveDecision> choose_removals(const Snapshot& snapshot, const Policy& policy,
-                                            Time now,
-                                            const std::set<std::string>& nodes_receiving_pods) {
+std::vector<RemoveDecision> choose_removals(
+    const Snapshot& snapshot, const Policy& policy, Time now,
+    const std::vector<std::string_view>& nodes_receiving_pods) {
   std::vector<RemoveDecision> out;
   // Which nodes have a reason to go is decided from the node's own fields first, and on most
   // plans no node has one (the simulator plans ~130,000 times over up to ~800 nodes): only for
@@ -80,7 +80,9 @@ std::vector<RemoveDecision> choose_removals(const Snapshot& snapshot, const Poli
   for (const Node& n : snapshot.nodes) {
     const Cause cause = cause_of(n, policy, now);
     if (cause == Cause::None) continue;
-    if (nodes_receiving_pods.count(n.name) > 0) continue;
+    if (std::binary_search(nodes_receiving_pods.begin(), nodes_receiving_pods.end(),
+                           std::string_view(n.name)))
+      continue;
     candidates.push_back(decision_for(n, cause, policy, now));
   }
   if (candidates.empty()) return out;

@@ -109,6 +109,24 @@ TEST(ScaleDown, ANodeThatJustReceivedAPendingPodStays) {
   EXPECT_TRUE(p.launch.empty());
 }
 
+TEST(ScaleDown, OfSeveralIdleNodesOnlyTheOnesThatReceivedPodsStay) {
+  Snapshot s;
+  for (const char* name : {"idle-c", "idle-a", "idle-d", "idle-b"}) {
+    Node n = managed(name);
+    n.empty_since = 0;
+    s.nodes.push_back(n);
+  }
+  // One per node; nodes are filled by name, so idle-a and idle-b receive them.
+  s.pods.push_back(make_pod("big-1", 3000, kGi));
+  s.pods.push_back(make_pod("big-2", 3000, kGi));
+  const Plan p = plan(s, cpu_catalog(), testing::no_budgets(), 100000);
+  EXPECT_EQ(p.placements.at("team-a/big-1"), "idle-a");
+  EXPECT_EQ(p.placements.at("team-a/big-2"), "idle-b");
+  std::vector<std::string> removed;
+  for (const RemoveDecision& d : p.remove) removed.push_back(d.node);
+  EXPECT_EQ(removed, (std::vector<std::string>{"idle-c", "idle-d"}));  // in snapshot order
+}
+
 TEST(ScaleDown, InterruptedNodeIsRemovedWhenNothingPinsIt) {
   Snapshot s;
   Node n = managed("reclaimed");
