@@ -59,6 +59,10 @@ struct ObjectRef {
 struct ClusterLoan {
   std::vector<const Node*> nodes;  // ordered by name
   std::vector<std::uint64_t> node_revisions;
+  // Changes whenever `nodes` or `node_revisions` would; 0: not kept. Most planned loops follow
+  // a pod's change, not a node's: the lender then leaves both vectors as they are, and the
+  // borrower need not compare them.
+  std::uint64_t nodes_version = 0;
   const std::vector<Pod>* pods = nullptr;
   const std::vector<std::uint64_t>* pod_revisions = nullptr;
 };

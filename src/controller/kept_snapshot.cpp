@@ -84,13 +84,15 @@ void KeptSnapshot::sync_pods(const ClusterLoan& loan) {
 }
 
 bool KeptSnapshot::sync_nodes(const ClusterLoan& loan) {
+  if (loan.nodes_version != 0 && loan.nodes_version == nodes_version_) return false;
+  nodes_version_ = loan.nodes_version;
   if (loan.node_revisions == node_revisions_) return false;
   // Nodes came, went or changed. Both lists are ordered by name (ClusterLoan), so one walk pairs
   // them: a node with its old revision is kept where it is, a changed one is copied over its old
   // self (keeping its empty time, as build_snapshot does for a node replaced under the same
   // name), and only what came or went moves other nodes. In the simulator a node comes with a
   // name after every other (names follow instance ids) and goes from anywhere.
-  snapshot_.nodes.resize(registered_);  // in-flight nodes follow; rebuild_in_flight remakes them
+  set_aside_in_flight();  // they follow the registered nodes; rebuild_in_flight puts them back
   const std::size_t fresh_count = loan.nodes.size();
   std::vector<std::size_t> old_of(fresh_count, registered_);  // registered_: a new node
   std::vector<bool> stays(registered_, false);
@@ -232,17 +234,44 @@ const Instance* KeptSnapshot::instance_for(const Node& n) {
   return it == by_provider_.end() ? nullptr : found(it->second);
 }
 
+void KeptSnapshot::set_aside_in_flight() {
+  if (snapshot_.nodes.size() == registered_) return;
+  in_flight_.assign(
+      std::make_move_iterator(snapshot_.nodes.begin() + static_cast<std::ptrdiff_t>(registered_)),
+      std::make_move_iterator(snapshot_.nodes.end()));
+  snapshot_.nodes.resize(registered_);
+}
+
 void KeptSnapshot::rebuild_in_flight(const std::vector<Instance>& instances,
                                      const OfferingIndex& offerings) {
-  snapshot_.nodes.resize(registered_);
+  set_aside_in_flight();
   std::vector<bool> registered(instances.size(), false);
   for (std::size_t i = 0; i < registered_; ++i) {
     if (extras_[i].instance != nullptr)
       registered[static_cast<std::size_t>(extras_[i].instance - instances.data())] = true;
   }
+  // An instance still booting usually was last time too, in the same order: take its node as
+  // it was (an in-flight node copies its offering's labels) when nothing in it changed.
+  std::size_t old = 0;
   for (std::size_t k = 0; k < instances.size(); ++k) {
-    if (!registered[k]) snapshot_.nodes.push_back(in_flight_node(instances[k], offerings));
+    if (registered[k]) continue;
+    const Instance& inst = instances[k];
+    constexpr std::size_t kLookAhead = 4;  // those before it went (registered, terminated)
+    for (std::size_t at = old; at < in_flight_.size() && at < old + kLookAhead; ++at) {
+      if (in_flight_[at].name == inst.id) {
+        old = at;
+        break;
+      }
+    }
+    if (old < in_flight_.size() && in_flight_[old].name == inst.id &&
+        in_flight_[old].provider_id == inst.provider_id &&
+        same_instance_fields(inst, in_flight_[old])) {
+      snapshot_.nodes.push_back(std::move(in_flight_[old++]));
+    } else {
+      snapshot_.nodes.push_back(in_flight_node(inst, offerings));
+    }
   }
+  in_flight_.clear();
 }
 
 void KeptSnapshot::update(const ClusterLoan& loan, const std::vector<Instance>& instances,

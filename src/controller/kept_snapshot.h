@@ -53,14 +53,18 @@ class KeptSnapshot {
   void derive(std::size_t i, const Node& base, const Instance* inst,
               const std::set<std::string>& draining, Time now);
   void rebuild_in_flight(const std::vector<Instance>& instances, const OfferingIndex& offerings);
+  // Moves the in-flight nodes from the snapshot's tail to in_flight_, for rebuild_in_flight.
+  void set_aside_in_flight();
   // The instance in the current listing with the node's provider id, or null. Provider ids name one
   // instance each (they end in its id).
   const Instance* instance_for(const Node& n);
 
-  Snapshot snapshot_;           // registered nodes by name first, then in-flight instances
-  std::size_t registered_ = 0;  // registered nodes at the front of snapshot_.nodes
+  Snapshot snapshot_;            // registered nodes by name first, then in-flight instances
+  std::size_t registered_ = 0;   // registered nodes at the front of snapshot_.nodes
+  std::vector<Node> in_flight_;  // the last in-flight nodes, while rebuild_in_flight runs
   std::vector<std::uint64_t> node_revisions_;
-  std::vector<Extra> extras_;  // parallel to the registered nodes
+  std::uint64_t nodes_version_ = 0;  // of the loan node_revisions_ came from
+  std::vector<Extra> extras_;        // parallel to the registered nodes
   std::vector<std::uint64_t> pod_revisions_;
   std::unordered_map<std::string, int> pins_;  // node -> pods bound there that pin it
   // node -> positions in snapshot_.pods of the pods bound there (unordered): metering asks for

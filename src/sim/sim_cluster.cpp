@@ -16,6 +16,7 @@ ClusterState SimCluster::observe() {
 bool SimCluster::lend(ClusterLoan& loan) {
   if (nodes_changed_) {
     nodes_changed_ = false;
+    ++lent_version_;
     lent_nodes_.clear();
     lent_revisions_.clear();
     for (const auto& [name, n] : nodes_) {
@@ -23,8 +24,11 @@ bool SimCluster::lend(ClusterLoan& loan) {
       lent_revisions_.push_back(n.revision);
     }
   }
-  loan.nodes = lent_nodes_;
-  loan.node_revisions = lent_revisions_;
+  if (loan.nodes_version != lent_version_) {
+    loan.nodes = lent_nodes_;
+    loan.node_revisions = lent_revisions_;
+    loan.nodes_version = lent_version_;
+  }
   loan.pods = &pods_;
   loan.pod_revisions = &pod_revisions_;
   return true;

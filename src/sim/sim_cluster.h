@@ -75,6 +75,7 @@ class SimCluster final : public ClusterView {
   std::vector<const Node*> lent_nodes_;
   std::vector<std::uint64_t> lent_revisions_;
   bool nodes_changed_ = true;
+  std::uint64_t lent_version_ = 0;            // ClusterLoan::nodes_version of lent_nodes_
   std::vector<Pod> pods_;                     // live pods; removal swaps with the last
   std::vector<std::uint64_t> pod_revisions_;  // parallel to pods_ (ClusterLoan)
   std::unordered_map<std::string, std::size_t> pod_index_;
