@@ -25,7 +25,7 @@ bool may_join(const PodClass& c, const Offering& o) {
 
 std::vector<MixedGroup> pack_mixed(const std::vector<PodClass>& classes,
                                    const std::vector<std::optional<ClassPacker>>& packers,
-                                   const std::vector<std::vector<std::uint32_t>>& admitted,
+                                   std::vector<std::vector<std::uint32_t>> admitted,
                                    const Catalog& catalog) {
   std::vector<std::size_t> order;
   for (std::size_t i = 0; i < classes.size(); ++i) {

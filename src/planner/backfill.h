@@ -21,7 +21,7 @@ struct MixedGroup {
 
 std::vector<MixedGroup> pack_mixed(const std::vector<PodClass>& classes,
                                    const std::vector<std::optional<ClassPacker>>& packers,
-                                   const std::vector<std::vector<std::uint32_t>>& admitted,
+                                   std::vector<std::vector<std::uint32_t>> admitted,
                                    const Catalog& catalog);
 
 }  // namespace fitscale::planner
