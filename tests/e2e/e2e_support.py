@@ -19,6 +19,7 @@ import queue
 import shutil
 import signal
 import socket
+import sqlite3
 import subprocess
 import sys
 import tempfile
@@ -233,6 +234,18 @@ def write_file(directory, name, text):
     with open(path, "w") as f:
         f.write(text)
     return path
+
+
+@contextlib.contextmanager
+def sqlite_read_only(path, timeout=5):
+    """An SQLite connection that cannot write (mode=ro), closed when the block ends. The cost
+    tests read the ledger `fitscale simulate --ledger` wrote, sometimes while it is still
+    writing; read-only makes sure the test never changes or creates the file it checks."""
+    db = sqlite3.connect(f"file:{path}?mode=ro", uri=True, timeout=timeout)
+    try:
+        yield db
+    finally:
+        db.close()
 
 
 # --- kubectl ----------------------------------------------------------------------------------

@@ -3,12 +3,10 @@ the same total, which equals the SQLite file's node cost; a window split in two 
 whole to the micro-dollar; the table is readable; bad flags are refused."""
 import json
 import os
-import sqlite3
-import subprocess
 import sys
-import tempfile
 
-BIN = os.environ["FITSCALE_BINARY"]
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from e2e_support import Checks, run_cli, scratch_dir, sqlite_read_only, write_file  # noqa: E402
 
 # Two teams, GPU and CPU-only jobs, one crossing UTC midnight of the simulated day
 # (the simulator starts at 2026-01-05T00:00:00Z).
@@ -21,28 +19,20 @@ TRACE = """submit_s,job,namespace,replicas,cpu,memory,gpu,gpu_model,duration_s,c
 
 
 def cost(ledger, *args):
-    return subprocess.run([BIN, "cost", "--ledger", ledger, *args], capture_output=True, text=True, timeout=60)
+    return run_cli("cost", "--ledger", ledger, *args, timeout=60)
 
 
 def main():
-    failures = []
+    check = Checks()
 
-    def check(cond, what):
-        if not cond:
-            failures.append(what)
-
-    with tempfile.TemporaryDirectory() as d:
-        trace = os.path.join(d, "trace.csv")
-        with open(trace, "w") as f:
-            f.write(TRACE)
+    with scratch_dir("fitscale-cost-") as d:
+        trace = write_file(d, "trace.csv", TRACE)
         ledger = os.path.join(d, "ledger.db")
-        r = subprocess.run([BIN, "simulate", "--trace", trace, "--ledger", ledger, "--quiet"],
-                           capture_output=True, text=True, timeout=240)
+        r = run_cli("simulate", "--trace", trace, "--ledger", ledger, "--quiet", timeout=240)
         check(r.returncode == 0, f"simulate exit {r.returncode}: {r.stderr}")
 
-        db = sqlite3.connect(f"file:{ledger}?mode=ro", uri=True)
-        node_total = db.execute("SELECT SUM(node_micros) FROM segments").fetchone()[0] or 0
-        db.close()
+        with sqlite_read_only(ledger) as db:
+            node_total = db.execute("SELECT SUM(node_micros) FROM segments").fetchone()[0] or 0
         check(node_total > 0, "the ledger is empty")
 
         totals = {}
@@ -89,9 +79,7 @@ def main():
         r = cost(os.path.join(d, "nope.db"))
         check(r.returncode == 2 and "nope.db" in r.stderr, f"missing ledger: {r.returncode} {r.stderr}")
 
-    if failures:
-        print("FAIL\n  " + "\n  ".join(failures))
-        sys.exit(1)
+    check.exit_if_failed()
     print(f"ok: cost reports agree with the ledger file (${node_total / 1e6:,.2f}) by every grouping and window")
 
 

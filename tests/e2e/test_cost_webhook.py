@@ -4,13 +4,11 @@ SQLite ledger records what was sent (issue 4, "a webhook received by a local tes
 import http.server
 import json
 import os
-import sqlite3
-import subprocess
 import sys
-import tempfile
 import threading
 
-BIN = os.environ["FITSCALE_BINARY"]
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from e2e_support import Checks, run_cli, scratch_dir, sqlite_read_only, write_file  # noqa: E402
 
 TRACE = """submit_s,job,namespace,replicas,cpu,memory,gpu,gpu_model,duration_s,capacity_type,checkpoint_interval_s
 0,j1,team-a,1,6,40Gi,1,V100,7200,,
@@ -40,16 +38,12 @@ def main():
     port = server.server_address[1]
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
-    failures = []
+    check = Checks()
     try:
-        with tempfile.TemporaryDirectory() as d:
-            trace = os.path.join(d, "trace.csv")
-            with open(trace, "w") as f:
-                f.write(TRACE)
-            config = os.path.join(d, "config.yaml")
-            with open(config, "w") as f:
-                # team-a spends about $5.70 in the day: past 25% and 50% of $10, not 100%.
-                f.write(f"""clusterName: e2e-lab
+        with scratch_dir("fitscale-webhook-") as d:
+            trace = write_file(d, "trace.csv", TRACE)
+            # team-a spends about $5.70 in the day: past 25% and 50% of $10, not 100%.
+            config = write_file(d, "config.yaml", f"""clusterName: e2e-lab
 budgets:
   default: {{maxRuntime: 3h}}
   namespaces:
@@ -59,40 +53,29 @@ alerts:
   thresholds: [25, 50, 100]
 """)
             ledger = os.path.join(d, "ledger.db")
-            r = subprocess.run([BIN, "simulate", "--trace", trace, "--config", config, "--ledger", ledger],
-                               capture_output=True, text=True, timeout=240)
-            if r.returncode != 0:
-                failures.append(f"simulate exit {r.returncode}: {r.stderr}")
+            r = run_cli("simulate", "--trace", trace, "--config", config, "--ledger", ledger, timeout=240)
+            check(r.returncode == 0, f"simulate exit {r.returncode}: {r.stderr}")
             texts = []
             for path, ctype, body in Hook.received:
-                if path != "/services/hook":
-                    failures.append(f"posted to {path}")
-                if ctype != "application/json":
-                    failures.append(f"content type {ctype}")
+                check(path == "/services/hook", f"posted to {path}")
+                check(ctype == "application/json", f"content type {ctype}")
                 doc = json.loads(body)
-                if set(doc) != {"text"}:
-                    failures.append(f"not Slack-shaped: {body}")
+                check(set(doc) == {"text"}, f"not Slack-shaped: {body}")
                 texts.append(doc.get("text", ""))
-            if len(texts) != 2:
-                failures.append(f"want 2 alerts (25% and 50% of team-a's usdPerDay), got {texts}")
+            check(len(texts) == 2, f"want 2 alerts (25% and 50% of team-a's usdPerDay), got {texts}")
             for t, pct in zip(texts, ["(25%)", "(50%)"]):
-                if not ("fitscale e2e-lab: namespace team-a" in t and "usdPerDay budget of $10.00" in t and pct in t):
-                    failures.append(f"unexpected text {t!r}, wanted {pct}")
-            if any("team-b" in t for t in texts):
-                failures.append("team-b has no budget but got an alert")
-            db = sqlite3.connect(f"file:{ledger}?mode=ro", uri=True)
-            rows = db.execute("SELECT namespace, period, threshold, text FROM alerts ORDER BY threshold").fetchall()
-            db.close()
-            if [(ns, p, th) for ns, p, th, _ in rows] != [("team-a", "day", 25), ("team-a", "day", 50)]:
-                failures.append(f"alerts table: {rows}")
-            if sorted(t for *_, t in rows) != sorted(texts):
-                failures.append("alerts table texts differ from what was posted")
+                check("fitscale e2e-lab: namespace team-a" in t and "usdPerDay budget of $10.00" in t and pct in t,
+                      f"unexpected text {t!r}, wanted {pct}")
+            check(not any("team-b" in t for t in texts), "team-b has no budget but got an alert")
+            with sqlite_read_only(ledger) as db:
+                rows = db.execute("SELECT namespace, period, threshold, text FROM alerts ORDER BY threshold").fetchall()
+            check([(ns, p, th) for ns, p, th, _ in rows] == [("team-a", "day", 25), ("team-a", "day", 50)],
+                  f"alerts table: {rows}")
+            check(sorted(t for *_, t in rows) == sorted(texts), "alerts table texts differ from what was posted")
     finally:
         server.shutdown()
         server.server_close()
-    if failures:
-        print("FAIL\n  " + "\n  ".join(failures))
-        sys.exit(1)
+    check.exit_if_failed()
     print(f"ok: {len(Hook.received)} budget alerts received by a local webhook and recorded in the ledger")
 
 
