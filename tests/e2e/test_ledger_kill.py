@@ -9,101 +9,80 @@ import signal
 import sqlite3
 import subprocess
 import sys
-import tempfile
-import time
 
-BIN = os.environ["FITSCALE_BINARY"]
-SRC = os.environ["FITSCALE_SOURCE_DIR"]
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from e2e_support import (BINARY, SOURCE_DIR, Checks, run_cli, scratch_dir, spawn,  # noqa: E402
+                         sqlite_read_only, wait_for)
+
 KILL_AFTER_SEGMENTS = 1500
 
 
 def count_segments(path):
     try:
-        db = sqlite3.connect(f"file:{path}?mode=ro", uri=True, timeout=5)
-        try:
+        with sqlite_read_only(path) as db:
             return db.execute("SELECT COUNT(*) FROM segments").fetchone()[0]
-        finally:
-            db.close()
     except sqlite3.Error:
         return 0  # not created yet
 
 
 def main():
-    failures = []
+    check = Checks()
 
-    def check(cond, what):
-        if not cond:
-            failures.append(what)
-
-    with tempfile.TemporaryDirectory() as d:
+    with scratch_dir("fitscale-ledger-kill-") as d:
         ledger = os.path.join(d, "ledger.db")
-        proc = subprocess.Popen([BIN, "simulate", "--trace", os.path.join(SRC, "data", "traces", "philly-week.csv"),
-                                 "--ledger", ledger, "--quiet"],
-                                stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-        seen = 0
-        deadline = time.time() + 240
-        try:
-            while time.time() < deadline and proc.poll() is None:
-                seen = count_segments(ledger)
-                if seen >= KILL_AFTER_SEGMENTS:
-                    break
-                time.sleep(0.2)
-            if proc.poll() is not None:
-                print(f"FAIL: simulate ended (exit {proc.returncode}) before it could be killed; "
-                      f"stderr: {proc.stderr.read().decode()[-500:]}")
-                sys.exit(1)
-            seen = count_segments(ledger)  # committed before the kill: none of these may be lost
-            proc.send_signal(signal.SIGKILL)
-            proc.wait(timeout=30)
-        finally:
-            if proc.poll() is None:
-                proc.kill()
-                proc.wait()
-            proc.stderr.close()
+        err = os.path.join(d, "simulate.err")
+        with open(err, "w") as err_file:
+            proc = spawn([BINARY, "simulate", "--trace", os.path.join(SOURCE_DIR, "data", "traces", "philly-week.csv"),
+                          "--ledger", ledger, "--quiet"], stdout=subprocess.DEVNULL, stderr=err_file)
+        # A simulate that ends (or fails) before this is an error: there would be nothing to kill.
+        wait_for(f"{KILL_AFTER_SEGMENTS} committed segments before the kill",
+                 lambda: count_segments(ledger) >= KILL_AFTER_SEGMENTS, timeout=240, interval=0.2, proc=proc, log=err)
+        seen = count_segments(ledger)  # committed before the kill: none of these may be lost
+        proc.send_signal(signal.SIGKILL)
+        proc.wait(timeout=30)
         check(proc.returncode == -signal.SIGKILL, f"simulate was not killed by SIGKILL: {proc.returncode}")
         check(seen >= 1, "no segments were committed before the kill")
 
-        db = sqlite3.connect(f"file:{ledger}?mode=ro", uri=True)
-        segments = db.execute("SELECT COUNT(*) FROM segments").fetchone()[0]
-        check(segments >= seen, f"segments lost: {seen} committed before the kill, {segments} after")
-        bad = db.execute("""SELECT s.id, s.node_micros, COALESCE(c.m, 0) FROM segments s
-                            LEFT JOIN (SELECT segment_id, SUM(micros) m FROM charges GROUP BY segment_id) c
-                            ON c.segment_id = s.id WHERE s.node_micros != COALESCE(c.m, 0)""").fetchall()
-        check(not bad, f"segments whose charges do not add up: {bad[:5]}")
-        orphans = db.execute("SELECT COUNT(*) FROM segments WHERE node_id NOT IN (SELECT node_id FROM nodes)").fetchone()[0]
-        check(orphans == 0, f"{orphans} segments of unknown nodes")
-        midnight = db.execute("SELECT COUNT(*) FROM segments WHERE end_at > day_start + 86400 OR start_at < day_start").fetchone()[0]
-        check(midnight == 0, f"{midnight} segments cross a UTC midnight")
+        with sqlite_read_only(ledger) as db:
+            segments = db.execute("SELECT COUNT(*) FROM segments").fetchone()[0]
+            check(segments >= seen, f"segments lost: {seen} committed before the kill, {segments} after")
+            bad = db.execute("""SELECT s.id, s.node_micros, COALESCE(c.m, 0) FROM segments s
+                                LEFT JOIN (SELECT segment_id, SUM(micros) m FROM charges GROUP BY segment_id) c
+                                ON c.segment_id = s.id WHERE s.node_micros != COALESCE(c.m, 0)""").fetchall()
+            check(not bad, f"segments whose charges do not add up: {bad[:5]}")
+            orphans = db.execute("SELECT COUNT(*) FROM segments WHERE node_id NOT IN (SELECT node_id FROM nodes)").fetchone()[0]
+            check(orphans == 0, f"{orphans} segments of unknown nodes")
+            midnight = db.execute("SELECT COUNT(*) FROM segments WHERE end_at > day_start + 86400 OR start_at < day_start").fetchone()[0]
+            check(midnight == 0, f"{midnight} segments cross a UTC midnight")
 
-        # Every node's time is tiled: launch -> segment -> segment -> ... -> open segment or stop.
-        nodes = {n: (launched, stopped) for n, launched, stopped in
-                 db.execute("SELECT node_id, launched_at, stopped_at FROM nodes")}
-        opens = dict(db.execute("SELECT node_id, since FROM open_segments"))
-        by_node = {}
-        for node, start, end in db.execute("SELECT node_id, start_at, end_at FROM segments ORDER BY node_id, start_at"):
-            by_node.setdefault(node, []).append((start, end))
-        gaps = []
-        for node, (launched, stopped) in nodes.items():
-            t = launched
-            for start, end in by_node.get(node, []):
-                if start != t or end <= start:
-                    gaps.append((node, t, start, end))
-                t = end
-            if stopped is not None:
-                if t != stopped or node in opens:
-                    gaps.append((node, "stopped", stopped, t))
-            elif opens.get(node) != t:
-                gaps.append((node, "open", opens.get(node), t))
-        check(not gaps, f"{len(gaps)} nodes with gaps or overlaps, e.g. {gaps[:3]}")
-        check(len(opens) > 0, "no open nodes at the kill: the kill was not mid-run")
-        total_segments = db.execute("SELECT COALESCE(SUM(node_micros), 0) FROM segments").fetchone()[0]
-        total_charges = db.execute("SELECT COALESCE(SUM(micros), 0) FROM charges").fetchone()[0]
-        db.close()
+            # Every node's time is tiled: launch -> segment -> segment -> ... -> open segment or stop.
+            nodes = {n: (launched, stopped) for n, launched, stopped in
+                     db.execute("SELECT node_id, launched_at, stopped_at FROM nodes")}
+            opens = dict(db.execute("SELECT node_id, since FROM open_segments"))
+            by_node = {}
+            for node, start, end in db.execute("SELECT node_id, start_at, end_at FROM segments ORDER BY node_id, start_at"):
+                by_node.setdefault(node, []).append((start, end))
+            gaps = []
+            for node, (launched, stopped) in nodes.items():
+                t = launched
+                for start, end in by_node.get(node, []):
+                    if start != t or end <= start:
+                        gaps.append((node, t, start, end))
+                    t = end
+                if stopped is not None:
+                    if t != stopped or node in opens:
+                        gaps.append((node, "stopped", stopped, t))
+                elif opens.get(node) != t:
+                    gaps.append((node, "open", opens.get(node), t))
+            check(not gaps, f"{len(gaps)} nodes with gaps or overlaps, e.g. {gaps[:3]}")
+            check(len(opens) > 0, "no open nodes at the kill: the kill was not mid-run")
+            total_segments = db.execute("SELECT COALESCE(SUM(node_micros), 0) FROM segments").fetchone()[0]
+            total_charges = db.execute("SELECT COALESCE(SUM(micros), 0) FROM charges").fetchone()[0]
         check(total_segments == total_charges and total_segments > 0,
               f"node cost {total_segments} != attributed {total_charges}")
 
         # The binary reads the killed ledger and agrees with SQLite.
-        r = subprocess.run([BIN, "cost", "--ledger", ledger, "--json"], capture_output=True, text=True, timeout=120)
+        r = run_cli("cost", "--ledger", ledger, "--json", timeout=120)
         check(r.returncode == 0, f"fitscale cost exit {r.returncode}: {r.stderr}")
         if r.returncode == 0:
             report = json.loads(r.stdout)
@@ -113,14 +92,11 @@ def main():
                   "namespace rows do not add up to the total")
             check(report["closed_segments"] == segments, f"closed_segments {report['closed_segments']} != {segments}")
             check(report["open_nodes"] == len(opens), f"open_nodes {report['open_nodes']} != {len(opens)}")
-        r = subprocess.run([BIN, "cost", "--ledger", ledger, "--by", "instance-type", "--json"],
-                           capture_output=True, text=True, timeout=120)
+        r = run_cli("cost", "--ledger", ledger, "--by", "instance-type", "--json", timeout=120)
         check(r.returncode == 0 and json.loads(r.stdout)["total_micros"] == total_segments,
               "by instance-type disagrees")
 
-    if failures:
-        print("FAIL\n  " + "\n  ".join(failures))
-        sys.exit(1)
+    check.exit_if_failed()
     print(f"ok: killed with {seen} segments committed; {segments} intact after the kill, "
           f"{len(opens)} nodes open, ${total_segments / 1e6:,.2f} attributed exactly")
 
