@@ -10,9 +10,10 @@ import re
 import shutil
 import subprocess
 import sys
-import tempfile
 
-BINARY = os.environ.get("FITSCALE_BINARY", "build/src/fitscale")
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from e2e_support import fail, run_cli, scratch_dir, write_file  # noqa: E402
+
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 
 TRACE = """submit_s,job,namespace,replicas,cpu,memory,gpu,gpu_model,duration_s,capacity_type,checkpoint_interval_s
@@ -24,22 +25,15 @@ TRACE = """submit_s,job,namespace,replicas,cpu,memory,gpu,gpu_model,duration_s,c
 CHARTS = ["chart-nodes", "chart-cost-rate", "chart-pending", "chart-wait", "chart-namespaces", "chart-budget"]
 
 
-def fail(msg):
-    print("FAIL:", msg)
-    sys.exit(1)
-
-
 def main():
-    work = tempfile.mkdtemp(prefix="fitscale-html-")
-    profile = tempfile.mkdtemp(prefix="fitscale-chromium-")
-    try:
-        trace = os.path.join(work, "trace.csv")
-        with open(trace, "w") as f:
-            f.write(TRACE)
+    with scratch_dir("fitscale-html-") as work, scratch_dir("fitscale-chromium-") as profile:
+        trace = write_file(work, "trace.csv", TRACE)
         html = os.path.join(work, "report.html")
         js = os.path.join(work, "report.json")
-        subprocess.run([BINARY, "simulate", "--trace", trace, "--seed", "7", "--report-html", html,
-                        "--report-json", js, "--quiet"], check=True, timeout=120)
+        r = run_cli("simulate", "--trace", trace, "--seed", "7", "--report-html", html, "--report-json", js,
+                    "--quiet", timeout=120)
+        if r.returncode != 0:
+            fail(f"simulate exit {r.returncode}: {r.stderr}")
         page = open(html, encoding="utf-8").read()
         report = json.load(open(js))
 
@@ -83,9 +77,6 @@ def main():
         if 'data-charts-drawn="6"' not in dom:
             fail("page did not report 6 charts drawn")
         print(f"ok: 6 charts drawn, total {total_text}, page {len(page)} bytes")
-    finally:
-        shutil.rmtree(work, ignore_errors=True)
-        shutil.rmtree(profile, ignore_errors=True)
 
 
 if __name__ == "__main__":

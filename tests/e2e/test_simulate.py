@@ -4,17 +4,16 @@ same seed, a hand-checkable trace with exact numbers, and a malformed trace refu
 import json
 import os
 import re
-import subprocess
 import sys
-import tempfile
 
-BIN = os.environ["FITSCALE_BINARY"]
-SRC = os.environ["FITSCALE_SOURCE_DIR"]
-TRACES = os.path.join(SRC, "tests", "data", "traces")
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from e2e_support import SOURCE_DIR, run_cli, scratch_dir, write_file  # noqa: E402
+
+TRACES = os.path.join(SOURCE_DIR, "tests", "data", "traces")
 
 
 def simulate(args, check=True):
-    p = subprocess.run([BIN, "simulate", *args], capture_output=True, text=True, timeout=240)
+    p = run_cli("simulate", *args, timeout=240)
     if check and p.returncode != 0:
         sys.exit(f"fitscale simulate {args} failed ({p.returncode}):\n{p.stdout}\n{p.stderr}")
     return p
@@ -26,7 +25,7 @@ def without_wall_time(text):
 
 
 def main():
-    with tempfile.TemporaryDirectory() as tmp:
+    with scratch_dir("fitscale-simulate-") as tmp:
         # Same seed, same bytes (spot interruptions are drawn from the seed).
         reports = []
         for i in range(2):
@@ -60,9 +59,7 @@ def main():
                          p.stdout), p.stdout
 
         # The hand-checked trace (numbers worked out in tests/sim/simulator_test.cpp).
-        cfg = os.path.join(tmp, "one-zone.yaml")
-        with open(cfg, "w") as f:
-            f.write("zones: [us-east-1a]\n")
+        cfg = write_file(tmp, "one-zone.yaml", "zones: [us-east-1a]\n")
         out = os.path.join(tmp, "three.json")
         simulate(["--trace", os.path.join(TRACES, "three_jobs.csv"), "--catalog",
                   os.path.join(TRACES, "one_gpu_catalog.csv"), "--config", cfg, "--report-json", out])
