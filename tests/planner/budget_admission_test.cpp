@@ -80,27 +80,6 @@ TEST(BudgetAdmission, TwoJobsThatFitAloneButNotTogetherNeverBothLaunch) {
             "is $10.00/h");
 }
 
-TEST(BudgetAdmission, RunningInstancesCountAgainstTheHourlyCap) {
-  Policy pol;
-  pol.budgets = Budgets{};
-  pol.budgets.namespaces["research-a"].usd_per_hour = 10;
-  Snapshot s;
-  Node n = testing::make_node("busy", 64000, 488 * kGi);
-  n.managed = true;
-  n.owner_namespace = "research-a";
-  n.price_micros_per_hour = 7'344'000;
-  n.allocatable.gpus = 8;
-  s.nodes.push_back(n);
-  Pod running = job_pod("running", 0, 8);
-  running.node_name = "busy";
-  running.phase = PodPhase::Running;
-  s.pods.push_back(running);
-  s.pods.push_back(job_pod("next", 0, 8));
-  const Plan p = plan(s, gpu_catalog(), pol, 0);
-  EXPECT_EQ(launched(p), 0);
-  EXPECT_EQ(reason_for(p, "research-a/next-0")->kind, UnschedulableKind::BudgetWait);
-}
-
 // One running p3.16xlarge spot node of research-a ($7.344/h), and a pending 8-GPU job there.
 Snapshot one_node_and_a_job() {
   Snapshot s;
@@ -116,6 +95,15 @@ Snapshot one_node_and_a_job() {
   s.pods.push_back(running);
   s.pods.push_back(job_pod("next", 0, 8));
   return s;
+}
+
+TEST(BudgetAdmission, RunningInstancesCountAgainstTheHourlyCap) {
+  Policy pol;
+  pol.budgets = Budgets{};
+  pol.budgets.namespaces["research-a"].usd_per_hour = 10;
+  const Plan p = plan(one_node_and_a_job(), gpu_catalog(), pol, 0);
+  EXPECT_EQ(launched(p), 0);
+  EXPECT_EQ(reason_for(p, "research-a/next-0")->kind, UnschedulableKind::BudgetWait);
 }
 
 TEST(BudgetAdmission, TheLedgerAndTheNodesDescribingTheSameInstanceAreNotAddedUp) {
