@@ -268,15 +268,23 @@ std::vector<std::string> SqliteLedger::open_nodes() const {
   return out;
 }
 
+namespace {
+
+// Both alert statements start with the key's four columns, in this order.
+SqliteStmt& bind_alert_key(SqliteStmt& q, const AlertKey& key) {
+  return q.bind(1, key.ns)
+      .bind(2, key.period)
+      .bind(3, key.period_start)
+      .bind(4, std::int64_t{key.threshold});
+}
+
+}  // namespace
+
 bool SqliteLedger::was_sent(const AlertKey& key) const {
   SqliteStmt q(*db_,
                "SELECT 1 FROM alerts WHERE namespace = ? AND period = ? AND period_start = ? AND "
                "threshold = ?");
-  q.bind(1, key.ns)
-      .bind(2, key.period)
-      .bind(3, key.period_start)
-      .bind(4, std::int64_t{key.threshold});
-  return q.step();
+  return bind_alert_key(q, key).step();
 }
 
 void SqliteLedger::record_sent(const AlertKey& key, Time at, const std::string& text) {
@@ -284,11 +292,7 @@ void SqliteLedger::record_sent(const AlertKey& key, Time at, const std::string& 
       *db_,
       "INSERT OR IGNORE INTO alerts(namespace, period, period_start, threshold, sent_at, text) "
       "VALUES(?, ?, ?, ?, ?, ?)");
-  q.bind(1, key.ns)
-      .bind(2, key.period)
-      .bind(3, key.period_start)
-      .bind(4, std::int64_t{key.threshold});
-  q.bind(5, at).bind(6, text).run();
+  bind_alert_key(q, key).bind(5, at).bind(6, text).run();
 }
 
 cost::CostReport SqliteLedger::report(Time since, Time until) const {

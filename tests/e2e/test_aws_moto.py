@@ -171,12 +171,7 @@ class FaultProxy:
                 proxy.actions.append((form.get("Action", [""])[0], form))
                 itype = form.get("LaunchTemplateConfigs.1.Overrides.1.InstanceType", [None])[0]
                 if form.get("Action") == ["DescribeSpotPriceHistory"]:
-                    reply = spot_history(form)
-                    self.send_response(200)
-                    self.send_header("Content-Type", "text/xml")
-                    self.send_header("Content-Length", str(len(reply)))
-                    self.end_headers()
-                    self.wfile.write(reply)
+                    self.reply(200, spot_history(form))
                     return
                 if form.get("Action") == ["CreateFleet"] and itype and itype == proxy.no_capacity_type:
                     proxy.faults.append(itype)
@@ -185,11 +180,7 @@ class FaultProxy:
                              "<errorCode>InsufficientInstanceCapacity</errorCode><errorMessage>We currently "
                              f"do not have sufficient {itype} capacity.</errorMessage><lifecycle>spot"
                              "</lifecycle></item></errorSet><fleetInstanceSet/></CreateFleetResponse>").encode()
-                    self.send_response(200)
-                    self.send_header("Content-Type", "text/xml")
-                    self.send_header("Content-Length", str(len(reply)))
-                    self.end_headers()
-                    self.wfile.write(reply)
+                    self.reply(200, reply)
                     return
                 headers = {k: v for k, v in self.headers.items() if k.lower() not in ("content-length",)}
                 req = urllib.request.Request(upstream + self.path, data=body, headers=headers, method="POST")
@@ -198,6 +189,9 @@ class FaultProxy:
                         status, data, ctype = r.status, r.read(), r.headers.get("Content-Type", "text/xml")
                 except urllib.error.HTTPError as e:
                     status, data, ctype = e.code, e.read(), e.headers.get("Content-Type", "text/xml")
+                self.reply(status, data, ctype)
+
+            def reply(self, status, data, ctype="text/xml"):
                 self.send_response(status)
                 self.send_header("Content-Type", ctype)
                 self.send_header("Content-Length", str(len(data)))
