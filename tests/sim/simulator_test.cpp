@@ -18,13 +18,21 @@ std::string read(const std::string& rel) {
   return s.str();
 }
 
+// A catalog of the given rows (native CSV, data/README.md), offered in us-east-1a only.
+Catalog catalog_in_one_zone(const std::string& csv, const std::string& name) {
+  CatalogOptions o;
+  o.zones = {"us-east-1a"};
+  return build_catalog(parse_catalog_csv(csv, name), o);
+}
+
+constexpr const char* kCatalogHeader =
+    "instance_type,arch,vcpu,memory_mib,gpu,gpu_model,gpu_memory_mib,on_demand_usd_per_hour,"
+    "spot_usd_per_hour,spot_interruption_bucket,spot_interruption_label\n";
+
 // One instance type, one zone, on-demand only: every number below can be worked out by hand.
 // g1.xlarge: 1 V100, $3.60/h = $0.001/s; GPU boot delay 180 s; empty nodes go after 60 s.
 Catalog one_gpu_catalog() {
-  CatalogOptions o;
-  o.zones = {"us-east-1a"};
-  return build_catalog(
-      parse_catalog_csv(read("tests/data/traces/one_gpu_catalog.csv"), "one_gpu_catalog.csv"), o);
+  return catalog_in_one_zone(read("tests/data/traces/one_gpu_catalog.csv"), "one_gpu_catalog.csv");
 }
 
 SimOptions hand_options() {
@@ -106,13 +114,9 @@ TEST(Simulator, HalfUsedNodeIsPackingExcessAndTheLedgerSplitsIt) {
   // Excess $2.30 = boot 180 s ($0.36) + idle tail 70 s ($0.14) + the empty half while only one
   // pod runs, 180..1000 and 2800..3780 = 1800 s x $0.001 ($1.80), which is packing.
   // Ledger: team-b pays its half for 1800 s ($1.80); team-a the rest ($5.90).
-  const char* catalog_csv =
-      "instance_type,arch,vcpu,memory_mib,gpu,gpu_model,gpu_memory_mib,on_demand_usd_per_hour,"
-      "spot_usd_per_hour,spot_interruption_bucket,spot_interruption_label\n"
-      "g2.2xlarge,amd64,16,131072,2,V100,32768,7.200000,,,\n";
-  CatalogOptions co;
-  co.zones = {"us-east-1a"};
-  const Catalog catalog = build_catalog(parse_catalog_csv(catalog_csv, "two.csv"), co);
+  const Catalog catalog = catalog_in_one_zone(
+      std::string(kCatalogHeader) + "g2.2xlarge,amd64,16,131072,2,V100,32768,7.200000,,,\n",
+      "two.csv");
   MemoryLedger ledger;
   SimOptions o = hand_options();
   SimReport r = simulate(trace(std::string(kHeader) + "0,a,team-a,1,4,16Gi,1,V100,3600,,\n"
@@ -200,13 +204,10 @@ TEST(Simulator, InterruptedJobResumesFromItsLastCheckpoint) {
   // of work. With checkpoints every 600 s it keeps 600 s and has 3000 s left; the controller
   // launches a new node at 1180, Ready at 1360, and the job finishes at 4360. Without
   // checkpoints it starts over: 3600 s from 1360, done at 4960.
-  const char* catalog_csv =
-      "instance_type,arch,vcpu,memory_mib,gpu,gpu_model,gpu_memory_mib,on_demand_usd_per_hour,"
-      "spot_usd_per_hour,spot_interruption_bucket,spot_interruption_label\n"
-      "g1.xlarge,amd64,8,65536,1,V100,16384,3.600000,1.080000,4,>20%\n";
-  CatalogOptions co;
-  co.zones = {"us-east-1a"};
-  const Catalog catalog = build_catalog(parse_catalog_csv(catalog_csv, "spot.csv"), co);
+  const Catalog catalog =
+      catalog_in_one_zone(std::string(kCatalogHeader) +
+                              "g1.xlarge,amd64,8,65536,1,V100,16384,3.600000,1.080000,4,>20%\n",
+                          "spot.csv");
   SimOptions o = hand_options();
   o.fixed_interruptions.push_back({1180, 0});
 
