@@ -149,7 +149,7 @@ int run_plan(const PlanFlags& f) {
 Runner register_plan(CLI::App& app) {
   auto flags = std::make_shared<PlanFlags>();
   CLI::App* cmd = app.add_subcommand(
-      "plan", "print the plan for a cluster file: launches, removals, unschedulable pods");
+      "plan", "Print the plan for a cluster file: launches, removals, unschedulable pods");
   cmd->add_option("--cluster", flags->cluster,
                   "nodes and pods: JSON or YAML (kubectl get nodes,pods -A -o json)")
       ->required();
