@@ -30,6 +30,7 @@
 #include "cost/budget_alerts_from_config.h"
 #include "cost/memory_ledger.h"
 #include "cost/sqlite_ledger.h"
+#include "kube/api_access.h"
 #include "kube/decode_codecs.h"
 #include "kube/kube_cluster_view.h"
 #include "kube/kubeconfig.h"
@@ -111,6 +112,10 @@ ProviderHandle make_provider(const RunFlags& f, const KubeConfig& kube, const Co
     RemoteSimCloudOptions o;
     o.base_url = kube.server;
     o.bearer_token = kube.token;
+    o.ca_pem = kube.ca_pem;
+    o.client_cert_pem = kube.client_cert_pem;
+    o.client_key_pem = kube.client_key_pem;
+    o.insecure_skip_tls_verify = kube.insecure_skip_tls_verify;
     h.owned = std::make_unique<RemoteSimCloud>(o);
     h.provider = h.owned.get();
   } else if (f.provider == "aws") {
@@ -292,6 +297,9 @@ int run(const RunFlags& f) {
       f.kubeconfig.empty()
           ? in_cluster_config({env("KUBERNETES_SERVICE_HOST"), env("KUBERNETES_SERVICE_PORT")})
           : load_kubeconfig(f.kubeconfig);
+  // A certificate or credential the API server refuses is a configuration error: one line and
+  // exit 2 now, not informers retrying forever.
+  check_api_access(kube);
   // The shipped (or --catalog) table: the whole catalog for --provider sim, the on-demand prices
   // and spot estimates for --provider aws.
   const std::vector<InstanceType> price_table =

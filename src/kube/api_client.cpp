@@ -9,6 +9,9 @@ namespace fitscale {
 
 struct ApiClient::Handle {
   CURL* curl = nullptr;
+  // curl's own account of a failure ("SSL certificate problem: unable to get local issuer
+  // certificate"), which says far more than curl_easy_strerror's fixed text.
+  char error[CURL_ERROR_SIZE] = {};
   ~Handle() {
     if (curl) curl_easy_cleanup(curl);
   }
@@ -59,6 +62,24 @@ size_t stream_body(char* data, size_t size, size_t n, void* user) {
   return len;
 }
 
+bool is_tls_error(CURLcode rc) {
+  switch (rc) {
+    case CURLE_SSL_CONNECT_ERROR:
+    case CURLE_PEER_FAILED_VERIFICATION:
+    case CURLE_SSL_CERTPROBLEM:
+    case CURLE_SSL_CIPHER:
+    case CURLE_SSL_CACERT_BADFILE:
+    case CURLE_SSL_ISSUER_ERROR:
+    case CURLE_SSL_PINNEDPUBKEYNOTMATCH:
+    case CURLE_SSL_INVALIDCERTSTATUS:
+    case CURLE_SSL_CLIENTCERT:
+    case CURLE_USE_SSL_FAILED:
+      return true;
+    default:
+      return false;
+  }
+}
+
 int stream_progress(void* user, curl_off_t, curl_off_t, curl_off_t, curl_off_t) {
   auto* st = static_cast<StreamState*>(user);
   return st->stop->load() ? 1 : 0;
@@ -82,20 +103,29 @@ std::string url_encode(std::string_view s) {
 }
 
 ApiClient::ApiClient(KubeConfig config, ApiClientOptions options)
-    : config_(std::move(config)), options_(std::move(options)), handle_(std::make_unique<Handle>()) {
+    : config_(std::move(config)),
+      options_(std::move(options)),
+      handle_(std::make_unique<Handle>()) {
   handle_->curl = curl_easy_init();
   if (!handle_->curl) throw std::runtime_error("cannot create a libcurl handle");
 }
 
 ApiClient::~ApiClient() = default;
 
+std::string ApiClient::describe(int rc) const {
+  if (handle_->error[0] != '\0') return handle_->error;
+  return curl_easy_strerror(static_cast<CURLcode>(rc));
+}
+
 namespace {
 
 // Everything every request shares: TLS, credentials, timeouts. Reset per request because
 // curl_easy_reset keeps the connection cache but forgets the options.
-void common_options(CURL* curl, const KubeConfig& c, const ApiClientOptions& o,
+void common_options(CURL* curl, char* error, const KubeConfig& c, const ApiClientOptions& o,
                     const std::string& url, CurlHeaders& headers) {
   curl_easy_reset(curl);
+  error[0] = '\0';
+  curl_easy_setopt(curl, CURLOPT_ERRORBUFFER, error);
   curl_easy_setopt(curl, CURLOPT_URL, url.c_str());
   curl_easy_setopt(curl, CURLOPT_NOSIGNAL, 1L);
   curl_easy_setopt(curl, CURLOPT_CONNECTTIMEOUT, o.connect_timeout_s);
@@ -106,12 +136,18 @@ void common_options(CURL* curl, const KubeConfig& c, const ApiClientOptions& o,
     curl_easy_setopt(curl, CURLOPT_SSL_VERIFYHOST, 0L);
   }
   if (!c.ca_pem.empty()) {
+    // curl keeps a pointer to the PEM (NOCOPY): the config outlives the handle. Only this CA is
+    // trusted, as kubectl does: no system bundle next to it.
     curl_blob blob{const_cast<char*>(c.ca_pem.data()), c.ca_pem.size(), CURL_BLOB_NOCOPY};
     curl_easy_setopt(curl, CURLOPT_CAINFO_BLOB, &blob);
+    curl_easy_setopt(curl, CURLOPT_CAINFO, nullptr);
+    curl_easy_setopt(curl, CURLOPT_CAPATH, nullptr);
   }
   if (!c.client_cert_pem.empty()) {
-    curl_blob cert{const_cast<char*>(c.client_cert_pem.data()), c.client_cert_pem.size(), CURL_BLOB_NOCOPY};
-    curl_blob key{const_cast<char*>(c.client_key_pem.data()), c.client_key_pem.size(), CURL_BLOB_NOCOPY};
+    curl_blob cert{const_cast<char*>(c.client_cert_pem.data()), c.client_cert_pem.size(),
+                   CURL_BLOB_NOCOPY};
+    curl_blob key{const_cast<char*>(c.client_key_pem.data()), c.client_key_pem.size(),
+                  CURL_BLOB_NOCOPY};
     curl_easy_setopt(curl, CURLOPT_SSLCERTTYPE, "PEM");
     curl_easy_setopt(curl, CURLOPT_SSLCERT_BLOB, &cert);
     curl_easy_setopt(curl, CURLOPT_SSLKEYTYPE, "PEM");
@@ -129,7 +165,7 @@ HttpResponse ApiClient::send(const std::string& method, const std::string& path,
                              const std::string& body, const std::string& content_type) {
   CURL* curl = handle_->curl;
   CurlHeaders headers;
-  common_options(curl, config_, options_, config_.server + path, headers);
+  common_options(curl, handle_->error, config_, options_, config_.server + path, headers);
   HttpResponse r;
   curl_easy_setopt(curl, CURLOPT_TIMEOUT, options_.request_timeout_s);
   curl_easy_setopt(curl, CURLOPT_WRITEFUNCTION, append_body);
@@ -147,7 +183,8 @@ HttpResponse ApiClient::send(const std::string& method, const std::string& path,
   curl_easy_setopt(curl, CURLOPT_HTTPHEADER, headers.list);
   CURLcode rc = curl_easy_perform(curl);
   if (rc != CURLE_OK) {
-    r.error = method + " " + path + ": " + curl_easy_strerror(rc);
+    r.error = method + " " + path + ": " + describe(rc);
+    r.tls_failure = is_tls_error(rc);
     r.status = 0;
     return r;
   }
@@ -160,7 +197,7 @@ StreamEnd ApiClient::stream(const std::string& path,
                             const std::atomic<bool>& stop, HttpResponse* failure) {
   CURL* curl = handle_->curl;
   CurlHeaders headers;
-  common_options(curl, config_, options_, config_.server + path, headers);
+  common_options(curl, handle_->error, config_, options_, config_.server + path, headers);
   StreamState st{&on_line, &stop, {}, {}, 0, curl, false};
   curl_easy_setopt(curl, CURLOPT_HTTPGET, 1L);
   curl_easy_setopt(curl, CURLOPT_HTTPHEADER, headers.list);
@@ -181,7 +218,8 @@ StreamEnd ApiClient::stream(const std::string& path,
     if (failure) {
       failure->status = rc == CURLE_OK ? st.status : 0;
       failure->body = std::move(st.error_body);
-      failure->error = rc == CURLE_OK ? "" : "GET " + path + ": " + curl_easy_strerror(rc);
+      failure->error = rc == CURLE_OK ? "" : "GET " + path + ": " + describe(rc);
+      failure->tls_failure = rc != CURLE_OK && is_tls_error(rc);
     }
     return StreamEnd::Failed;
   }

@@ -13,9 +13,12 @@
 namespace fitscale {
 
 struct HttpResponse {
-  long status = 0;    // 0 = the request never got an answer (see error)
+  long status = 0;  // 0 = the request never got an answer (see error)
   std::string body;
   std::string error;  // transport error (connection refused, TLS, timeout); empty on an answer
+  // The error is the TLS handshake's: a server certificate the kubeconfig's CA does not verify,
+  // a client certificate the server refused, no common protocol. Retrying does not fix it.
+  bool tls_failure = false;
   bool ok() const { return status >= 200 && status < 300; }
 };
 
@@ -56,6 +59,7 @@ class ApiClient {
 
  private:
   struct Handle;
+  std::string describe(int curl_code) const;  // the failure in curl's words
   KubeConfig config_;
   ApiClientOptions options_;
   std::unique_ptr<Handle> handle_;
