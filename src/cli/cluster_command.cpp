@@ -17,6 +17,7 @@
 #include "model/error.h"
 #include "obs/metrics_registry.h"
 #include "obs/obs_server.h"
+#include "sim/vcluster/tls_context.h"
 #include "sim/vcluster/virtual_cluster.h"
 
 namespace fitscale::cli {
@@ -38,6 +39,11 @@ struct ClusterFlags {
   bool verbose = false;
   std::string ec2_endpoint;  // aws: the nodes are this EC2 API's instances tagged with the cluster
   std::string metrics_address = "127.0.0.1:0";  // "off" = none
+  // HTTPS (kube-apiserver's flag names). Empty = plain HTTP.
+  std::string tls_cert_file;
+  std::string tls_private_key_file;
+  std::string client_ca_file;      // clients then need a certificate it signed, or the token
+  std::string kubeconfig_ca_file;  // written as certificate-authority-data
 };
 
 // What an operator of the virtual cluster watches: its nodes and pods by phase, refreshed from
@@ -90,8 +96,47 @@ std::string random_token() {
   return t;
 }
 
+std::string base64(const std::string& bytes) {
+  static constexpr char kAlphabet[] =
+      "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+  std::string out;
+  std::size_t i = 0;
+  for (; i + 2 < bytes.size(); i += 3) {
+    const unsigned v = static_cast<unsigned char>(bytes[i]) << 16 |
+                       static_cast<unsigned char>(bytes[i + 1]) << 8 |
+                       static_cast<unsigned char>(bytes[i + 2]);
+    for (int shift : {18, 12, 6, 0}) out.push_back(kAlphabet[(v >> shift) & 63]);
+  }
+  if (i < bytes.size()) {
+    unsigned v = static_cast<unsigned char>(bytes[i]) << 16;
+    if (i + 1 < bytes.size()) v |= static_cast<unsigned char>(bytes[i + 1]) << 8;
+    out.push_back(kAlphabet[(v >> 18) & 63]);
+    out.push_back(kAlphabet[(v >> 12) & 63]);
+    out.push_back(i + 1 < bytes.size() ? kAlphabet[(v >> 6) & 63] : '=');
+    out.push_back('=');
+  }
+  return out;
+}
+
+// Flag combinations that cannot work, before anything is read or bound.
+void check_tls_flags(const ClusterFlags& f) {
+  if (f.tls_cert_file.empty() != f.tls_private_key_file.empty()) {
+    throw InputError(f.tls_cert_file.empty()
+                         ? "--tls-private-key-file needs --tls-cert-file (give both or neither)"
+                         : "--tls-cert-file needs --tls-private-key-file (give both or neither)");
+  }
+  if (f.tls_cert_file.empty() && !f.client_ca_file.empty()) {
+    throw InputError(
+        "--client-ca-file needs HTTPS: give --tls-cert-file and --tls-private-key-file");
+  }
+  if (f.tls_cert_file.empty() && !f.kubeconfig_ca_file.empty()) {
+    throw InputError(
+        "--kubeconfig-ca-file needs HTTPS: give --tls-cert-file and --tls-private-key-file");
+  }
+}
+
 void write_kubeconfig(const std::string& path, const std::string& server, const std::string& name,
-                      const std::string& token) {
+                      const std::string& token, const std::string& ca_pem) {
   std::ofstream out(path, std::ios::trunc);
   if (!out) throw InputError(path + ": cannot write the kubeconfig");
   out << "apiVersion: v1\n"
@@ -99,8 +144,9 @@ void write_kubeconfig(const std::string& path, const std::string& server, const 
       << "clusters:\n"
       << "- name: " << name << "\n"
       << "  cluster:\n"
-      << "    server: " << server << "\n"
-      << "users:\n"
+      << "    server: " << server << "\n";
+  if (!ca_pem.empty()) out << "    certificate-authority-data: " << base64(ca_pem) << "\n";
+  out << "users:\n"
       << "- name: " << name << "-admin\n"
       << "  user:\n"
       << "    token: " << token << "\n"
@@ -115,7 +161,16 @@ void write_kubeconfig(const std::string& path, const std::string& server, const 
 }
 
 int run_cluster(const ClusterFlags& f) {
+  check_tls_flags(f);
   auto [host, port] = split_listen(f.listen);
+  // Named by their flags here; the server names the key file itself when it loads it.
+  if (!f.tls_cert_file.empty()) vcluster::read_certificate_pem(f.tls_cert_file, "--tls-cert-file");
+  if (!f.client_ca_file.empty())
+    vcluster::read_certificate_pem(f.client_ca_file, "--client-ca-file");
+  const std::string kubeconfig_ca =
+      f.kubeconfig_ca_file.empty()
+          ? ""
+          : vcluster::read_certificate_pem(f.kubeconfig_ca_file, "--kubeconfig-ca-file");
   Catalog catalog =
       f.catalog.empty()
           ? build_catalog(parse_catalog_csv(default_catalog_csv(), "embedded catalog"),
@@ -147,6 +202,7 @@ int run_cluster(const ClusterFlags& f) {
   }
   options.watch_history = f.watch_history;
   options.http.token = random_token();
+  options.http.tls = {f.tls_cert_file, f.tls_private_key_file, f.client_ca_file};
   auto log = [](const std::string& line) {
     std::fprintf(stderr, "fitscale cluster: %s\n", line.c_str());
     std::fflush(stderr);
@@ -163,8 +219,9 @@ int run_cluster(const ClusterFlags& f) {
 
   vcluster::VirtualCluster cluster(catalog, cloud, injectable, clock, options);
   const int bound = cluster.listen(host, port);
-  const std::string server = "http://" + host + ":" + std::to_string(bound);
-  write_kubeconfig(f.kubeconfig_out, server, f.cluster_name, options.http.token);
+  const std::string server =
+      (f.tls_cert_file.empty() ? "http://" : "https://") + host + ":" + std::to_string(bound);
+  write_kubeconfig(f.kubeconfig_out, server, f.cluster_name, options.http.token, kubeconfig_ca);
   std::printf("listening on %s\n", server.c_str());
   std::printf("kubeconfig written to %s\n", f.kubeconfig_out.c_str());
   std::fflush(stdout);
@@ -221,6 +278,17 @@ Runner register_cluster(CLI::App& app) {
                   "serve /metrics, /healthz, /readyz here (port 0 = a free port; off = none)")
       ->capture_default_str();
   cmd->add_flag("--verbose", flags->verbose, "log every API request to stderr");
+  cmd->add_option(
+      "--tls-cert-file", flags->tls_cert_file,
+      "serve HTTPS with this PEM certificate (and chain); needs --tls-private-key-file");
+  cmd->add_option("--tls-private-key-file", flags->tls_private_key_file,
+                  "PEM private key of --tls-cert-file");
+  cmd->add_option("--client-ca-file", flags->client_ca_file,
+                  "with HTTPS: every request needs a client certificate signed by this CA or the "
+                  "kubeconfig's bearer token (401 otherwise)");
+  cmd->add_option("--kubeconfig-ca-file", flags->kubeconfig_ca_file,
+                  "with HTTPS: CA that signed --tls-cert-file, written into the kubeconfig as "
+                  "certificate-authority-data (default: none, clients use the system CAs)");
   cmd->add_option(
       "--ec2-endpoint", flags->ec2_endpoint,
       "EC2 API URL (e.g. moto): nodes are its instances tagged fitscale.io/cluster=NAME; "

@@ -46,13 +46,38 @@ std::string RemoteSimCloud::request(const std::string& method, const std::string
   curl_easy_setopt(c, CURLOPT_WRITEDATA, &response);
   curl_easy_setopt(c, CURLOPT_TIMEOUT_MS, options_.timeout_ms);
   curl_easy_setopt(c, CURLOPT_NOSIGNAL, 1L);
+  char error[CURL_ERROR_SIZE] = {};
+  curl_easy_setopt(c, CURLOPT_ERRORBUFFER, error);
+  if (options_.insecure_skip_tls_verify) {
+    curl_easy_setopt(c, CURLOPT_SSL_VERIFYPEER, 0L);
+    curl_easy_setopt(c, CURLOPT_SSL_VERIFYHOST, 0L);
+  }
+  // The PEM strings live in options_, which outlives this request (curl keeps pointers).
+  if (!options_.ca_pem.empty()) {
+    curl_blob ca{const_cast<char*>(options_.ca_pem.data()), options_.ca_pem.size(),
+                 CURL_BLOB_NOCOPY};
+    curl_easy_setopt(c, CURLOPT_CAINFO_BLOB, &ca);
+    curl_easy_setopt(c, CURLOPT_CAINFO, nullptr);
+    curl_easy_setopt(c, CURLOPT_CAPATH, nullptr);
+  }
+  if (!options_.client_cert_pem.empty()) {
+    curl_blob cert{const_cast<char*>(options_.client_cert_pem.data()),
+                   options_.client_cert_pem.size(), CURL_BLOB_NOCOPY};
+    curl_blob key{const_cast<char*>(options_.client_key_pem.data()), options_.client_key_pem.size(),
+                  CURL_BLOB_NOCOPY};
+    curl_easy_setopt(c, CURLOPT_SSLCERTTYPE, "PEM");
+    curl_easy_setopt(c, CURLOPT_SSLCERT_BLOB, &cert);
+    curl_easy_setopt(c, CURLOPT_SSLKEYTYPE, "PEM");
+    curl_easy_setopt(c, CURLOPT_SSLKEY_BLOB, &key);
+  }
   if (method == "POST") {
     curl_easy_setopt(c, CURLOPT_POSTFIELDS, body.c_str());
     curl_easy_setopt(c, CURLOPT_POSTFIELDSIZE, static_cast<long>(body.size()));
   }
   CURLcode rc = curl_easy_perform(c);
   if (rc != CURLE_OK) {
-    throw std::runtime_error("sim cloud: " + method + " " + url + ": " + curl_easy_strerror(rc));
+    throw std::runtime_error("sim cloud: " + method + " " + url + ": " +
+                             (error[0] != '\0' ? error : curl_easy_strerror(rc)));
   }
   long status = 0;
   curl_easy_getinfo(c, CURLINFO_RESPONSE_CODE, &status);

@@ -2,6 +2,7 @@
 
 #include <stdexcept>
 
+#include "model/error.h"
 #include "sim/vcluster/api_error.h"
 #include "sim/vcluster/discovery.h"
 #include "sim/vcluster/selectors.h"
@@ -19,31 +20,54 @@ void send(httplib::Response& res, int status, const nlohmann::json& body) {
 
 void send_error(httplib::Response& res, const ApiError& e) { send(res, e.code(), status_json(e)); }
 
+std::unique_ptr<httplib::Server> make_server(const TlsFiles& tls) {
+  if (tls.cert_file.empty()) return std::make_unique<httplib::Server>();
+  // httplib calls the setup back inside its constructor and only reports a bool: keep the
+  // reason (which file, what is wrong with it) to throw once it has returned.
+  std::string error;
+  auto server = std::make_unique<httplib::SSLServer>([&](SSL_CTX& ctx) {
+    try {
+      configure_tls(ctx, tls);
+      return true;
+    } catch (const InputError& e) {
+      error = e.what();
+      return false;
+    }
+  });
+  if (!server->is_valid()) {
+    throw InputError(error.empty() ? "cannot set up TLS (OpenSSL)" : error);
+  }
+  return server;
+}
+
 }  // namespace
 
 ApiHttpServer::ApiHttpServer(ObjectStore& store, RestApi& api, CloudBridge& bridge,
                              HttpServerOptions options)
-    : store_(store), api_(api), bridge_(bridge), options_(std::move(options)) {
+    : store_(store),
+      api_(api),
+      bridge_(bridge),
+      options_(std::move(options)),
+      server_(make_server(options_.tls)) {
   const std::size_t threads = options_.worker_threads;
-  server_.new_task_queue = [threads] { return new httplib::ThreadPool(threads); };
+  server_->new_task_queue = [threads] { return new httplib::ThreadPool(threads); };
   auto handler = [this](const httplib::Request& req, httplib::Response& res) {
     dispatch(req, res);
   };
-  server_.Get(".*", handler);
-  server_.Post(".*", handler);
-  server_.Put(".*", handler);
-  server_.Patch(".*", handler);
-  server_.Delete(".*", handler);
-  server_.set_pre_routing_handler([this](const httplib::Request& req, httplib::Response& res) {
-    if (!options_.token.empty() && req.has_header("Authorization") &&
-        req.get_header_value("Authorization") != "Bearer " + options_.token) {
+  server_->Get(".*", handler);
+  server_->Post(".*", handler);
+  server_->Put(".*", handler);
+  server_->Patch(".*", handler);
+  server_->Delete(".*", handler);
+  server_->set_pre_routing_handler([this](const httplib::Request& req, httplib::Response& res) {
+    if (!authorized(req)) {
       send_error(res, ApiError(401, "Unauthorized", "Unauthorized"));
       return httplib::Server::HandlerResponse::Handled;
     }
     return httplib::Server::HandlerResponse::Unhandled;
   });
   if (options_.log) {
-    server_.set_logger([this](const httplib::Request& req, const httplib::Response& res) {
+    server_->set_logger([this](const httplib::Request& req, const httplib::Response& res) {
       std::string q;
       for (const auto& [k, v] : req.params) q += (q.empty() ? "?" : "&") + k + "=" + v;
       options_.log(req.method + " " + req.path + q + " " + std::to_string(res.status));
@@ -51,12 +75,23 @@ ApiHttpServer::ApiHttpServer(ObjectStore& store, RestApi& api, CloudBridge& brid
   }
 }
 
+bool ApiHttpServer::authorized(const httplib::Request& req) const {
+  const bool has_token = req.has_header("Authorization");
+  const bool token_ok = !options_.token.empty() &&
+                        req.get_header_value("Authorization") == "Bearer " + options_.token;
+  if (options_.tls.client_ca_file.empty()) {
+    return options_.token.empty() || !has_token || token_ok;
+  }
+  // As kube-apiserver: a verified client certificate authenticates before any token is read.
+  return peer_certificate_verified(req.ssl) || token_ok;
+}
+
 int ApiHttpServer::bind(const std::string& host, int port) {
   int bound = port;
   if (port == 0) {
-    bound = server_.bind_to_any_port(host);
+    bound = server_->bind_to_any_port(host);
     if (bound < 0) throw std::runtime_error("cannot bind " + host + ": no free port");
-  } else if (!server_.bind_to_port(host, port)) {
+  } else if (!server_->bind_to_port(host, port)) {
     throw std::runtime_error("cannot listen on " + host + ":" + std::to_string(port) +
                              " (in use, or not a local address)");
   }
@@ -64,11 +99,11 @@ int ApiHttpServer::bind(const std::string& host, int port) {
   return bound;
 }
 
-void ApiHttpServer::serve() { server_.listen_after_bind(); }
+void ApiHttpServer::serve() { server_->listen_after_bind(); }
 
 void ApiHttpServer::stop() {
   store_.close();  // ends every watch, so the worker threads can be joined
-  server_.stop();
+  server_->stop();
 }
 
 bool ApiHttpServer::discovery(const std::string& path, httplib::Response& res) {
