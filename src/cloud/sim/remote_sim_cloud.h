@@ -13,12 +13,12 @@ namespace fitscale {
 struct RemoteSimCloudOptions {
   std::string base_url;      // "http(s)://127.0.0.1:PORT" (the API server)
   std::string bearer_token;  // the kubeconfig's token; empty = none
-  // TLS as the kubeconfig says, for an https:// server (`fitscale cluster --tls-cert-file`).
-  std::string ca_pem;           // the only CA trusted; empty = the system CAs
-  std::string client_cert_pem;  // with client_key_pem: a client certificate
-  std::string client_key_pem;
-  bool insecure_skip_tls_verify = false;
   long timeout_ms = 10000;
+  // TLS as the kubeconfig says, for an https:// server (`fitscale cluster --tls-cert-file`).
+  std::string ca_pem{};           // the only CA trusted; empty = the system CAs
+  std::string client_cert_pem{};  // with client_key_pem: a client certificate
+  std::string client_key_pem{};
+  bool insecure_skip_tls_verify = false;
 };
 
 class RemoteSimCloud final : public CloudProvider {
