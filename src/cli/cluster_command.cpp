@@ -164,13 +164,23 @@ int run_cluster(const ClusterFlags& f) {
   check_tls_flags(f);
   auto [host, port] = split_listen(f.listen);
   // Named by their flags here; the server names the key file itself when it loads it.
-  if (!f.tls_cert_file.empty()) vcluster::read_certificate_pem(f.tls_cert_file, "--tls-cert-file");
+  const std::string serving_pem =
+      f.tls_cert_file.empty() ? ""
+                              : vcluster::read_certificate_pem(f.tls_cert_file, "--tls-cert-file");
   if (!f.client_ca_file.empty())
     vcluster::read_certificate_pem(f.client_ca_file, "--client-ca-file");
   const std::string kubeconfig_ca =
       f.kubeconfig_ca_file.empty()
           ? ""
           : vcluster::read_certificate_pem(f.kubeconfig_ca_file, "--kubeconfig-ca-file");
+  // A kubeconfig whose CA cannot verify the server would fail every kubectl call: refuse it now.
+  if (!kubeconfig_ca.empty()) {
+    const std::string why = vcluster::verify_against(serving_pem, kubeconfig_ca);
+    if (!why.empty()) {
+      throw InputError("--kubeconfig-ca-file " + f.kubeconfig_ca_file + ": does not verify " +
+                       f.tls_cert_file + " (" + why + ")");
+    }
+  }
   Catalog catalog =
       f.catalog.empty()
           ? build_catalog(parse_catalog_csv(default_catalog_csv(), "embedded catalog"),

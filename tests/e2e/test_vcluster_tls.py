@@ -92,6 +92,11 @@ def check_flag_errors(tmp, pki):
                                 "--tls-private-key-file", pki("client.key"))
     assert code == 2 and len(lines) == 1 and pki("client.key") in lines[0], (code, lines)
     assert "does not belong to the certificate" in lines[0], lines
+    # A kubeconfig CA that did not sign the serving certificate would make a useless kubeconfig.
+    code, lines = cluster_fails("--kubeconfig-out", out, "--tls-cert-file", pki("server.crt"),
+                                "--tls-private-key-file", pki("server.key"),
+                                "--kubeconfig-ca-file", pki("other-ca.crt"))
+    assert code == 2 and len(lines) == 1 and pki("other-ca.crt") in lines[0], (code, lines)
     assert not os.path.exists(out), "a kubeconfig was written although the cluster did not start"
     print("flag errors: ok;", lines[0])
 

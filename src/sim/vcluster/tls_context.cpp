@@ -94,6 +94,31 @@ void configure_tls(SSL_CTX& ctx, const TlsFiles& files) {
   SSL_CTX_set_session_id_context(&ctx, kSessionContext, sizeof kSessionContext - 1);
 }
 
+std::string verify_against(const std::string& cert_pem, const std::string& ca_pem) {
+  auto read_all = [](const std::string& pem) {
+    std::unique_ptr<BIO, decltype(&BIO_free)> bio(
+        BIO_new_mem_buf(pem.data(), static_cast<int>(pem.size())), &BIO_free);
+    STACK_OF(X509)* certs = sk_X509_new_null();
+    while (X509* cert = PEM_read_bio_X509(bio.get(), nullptr, nullptr, nullptr)) {
+      sk_X509_push(certs, cert);
+    }
+    ERR_clear_error();
+    return std::unique_ptr<STACK_OF(X509), void (*)(STACK_OF(X509)*)>(
+        certs, [](STACK_OF(X509) * s) { sk_X509_pop_free(s, X509_free); });
+  };
+  auto chain = read_all(cert_pem);
+  auto cas = read_all(ca_pem);
+  if (sk_X509_num(chain.get()) == 0) return "no certificate";
+  std::unique_ptr<X509_STORE, decltype(&X509_STORE_free)> store(X509_STORE_new(), &X509_STORE_free);
+  for (int i = 0; i < sk_X509_num(cas.get()); ++i)
+    X509_STORE_add_cert(store.get(), sk_X509_value(cas.get(), i));
+  std::unique_ptr<X509_STORE_CTX, decltype(&X509_STORE_CTX_free)> ctx(X509_STORE_CTX_new(),
+                                                                      &X509_STORE_CTX_free);
+  X509_STORE_CTX_init(ctx.get(), store.get(), sk_X509_value(chain.get(), 0), chain.get());
+  if (X509_verify_cert(ctx.get()) == 1) return "";
+  return X509_verify_cert_error_string(X509_STORE_CTX_get_error(ctx.get()));
+}
+
 bool peer_certificate_verified(const SSL* ssl) {
   if (ssl == nullptr) return false;
   X509* cert = SSL_get1_peer_certificate(ssl);

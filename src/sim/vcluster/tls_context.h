@@ -23,6 +23,10 @@ void configure_tls(SSL_CTX& ctx, const TlsFiles& files);
 // naming `what` and the path.
 std::string read_certificate_pem(const std::string& path, const std::string& what);
 
+// Empty when the first certificate in `cert_pem` (a serving certificate, then its chain)
+// verifies against the CA certificates in `ca_pem`; otherwise OpenSSL's reason.
+std::string verify_against(const std::string& cert_pem, const std::string& ca_pem);
+
 // Whether the peer on `ssl` presented a certificate that verified against the client CA.
 bool peer_certificate_verified(const SSL* ssl);
 
