@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <charconv>
 #include <cmath>
+#include <limits>
 #include <set>
 
 #include "model/error.h"
@@ -89,13 +90,15 @@ struct RowContext {
   }
 };
 
-std::int64_t parse_count(const RowContext& ctx, Col c, const std::string& v, std::int64_t min) {
+std::int64_t parse_count(const RowContext& ctx, Col c, const std::string& v, std::int64_t min,
+                         std::int64_t max) {
   std::int64_t out = 0;
   auto [p, ec] = std::from_chars(v.data(), v.data() + v.size(), out);
   if (v.empty() || ec != std::errc() || p != v.data() + v.size()) {
     ctx.fail(c, "bad integer \"" + v + "\"");
   }
   if (out < min) ctx.fail(c, "must be at least " + std::to_string(min) + ", got " + v);
+  if (out > max) ctx.fail(c, "must be at most " + std::to_string(max) + ", got " + v);
   return out;
 }
 
@@ -106,6 +109,11 @@ double parse_price(const RowContext& ctx, Col c, const std::string& v) {
     ctx.fail(c, "bad number \"" + v + "\"");
   }
   if (out <= 0) ctx.fail(c, "must be a positive price in USD per hour, got " + v);
+  if (out > kMaxCatalogUsdPerHour) {
+    ctx.fail(c, "must be at most " +
+                    std::to_string(static_cast<std::int64_t>(kMaxCatalogUsdPerHour)) +
+                    " USD per hour, got " + v);
+  }
   return out;
 }
 
@@ -182,20 +190,22 @@ std::vector<InstanceType> parse_catalog_csv(std::string_view text, std::string_v
     if (!seen.insert(t.name).second) ctx.fail(kName, "instance type \"" + t.name + "\" listed twice");
     t.arch = get(kArch);
     if (t.arch != "amd64" && t.arch != "arm64") ctx.fail(kArch, "expected amd64 or arm64, got \"" + t.arch + "\"");
-    t.vcpu = parse_count(ctx, kVcpu, get(kVcpu), 1);
-    t.memory_mib = parse_count(ctx, kMemoryMib, get(kMemoryMib), 1);
+    t.vcpu = parse_count(ctx, kVcpu, get(kVcpu), 1, kMaxCatalogVcpu);
+    t.memory_mib = parse_count(ctx, kMemoryMib, get(kMemoryMib), 1, kMaxCatalogMemoryMib);
     const std::string gpu = get(kGpu);
-    t.gpu = gpu.empty() ? 0 : parse_count(ctx, kGpu, gpu, 0);
+    t.gpu = gpu.empty() ? 0 : parse_count(ctx, kGpu, gpu, 0, kMaxCatalogGpus);
     t.gpu_model = get(kGpuModel);
     if (t.gpu > 0 && t.gpu_model.empty()) ctx.fail(kGpuModel, "empty for a type with GPUs");
     const std::string gpu_mem = get(kGpuMemoryMib);
-    t.gpu_memory_mib = gpu_mem.empty() ? 0 : parse_count(ctx, kGpuMemoryMib, gpu_mem, 0);
+    t.gpu_memory_mib =
+        gpu_mem.empty() ? 0 : parse_count(ctx, kGpuMemoryMib, gpu_mem, 0, kMaxCatalogMemoryMib);
     t.on_demand_usd_per_hour = parse_price(ctx, kOnDemand, get(kOnDemand));
     const std::string spot = get(kSpot);
     if (!spot.empty()) t.spot_usd_per_hour = parse_price(ctx, kSpot, spot);
     const std::string bucket = get(kBucket);
     if (!bucket.empty()) {
-      const std::int64_t b = parse_count(ctx, kBucket, bucket, 0);
+      const std::int64_t b =
+          parse_count(ctx, kBucket, bucket, 0, std::numeric_limits<std::int64_t>::max());
       if (b > 4) ctx.fail(kBucket, "must be 0..4, got " + bucket);
       t.spot_interruption_bucket = static_cast<int>(b);
     }

@@ -28,6 +28,14 @@ struct Catalog {
   const InstanceType* find_type(std::string_view name) const;
 };
 
+// The largest sizes and price a catalog row may give: far above any real instance (the largest
+// EC2 types have 448 vCPUs and 24 TiB), low enough that capacity and price arithmetic in
+// milli-CPU, bytes and micro-dollars can never overflow.
+inline constexpr std::int64_t kMaxCatalogVcpu = 100'000;
+inline constexpr std::int64_t kMaxCatalogMemoryMib = 100'000'000;  // about 95 TiB
+inline constexpr std::int64_t kMaxCatalogGpus = 1'000;
+inline constexpr double kMaxCatalogUsdPerHour = 100'000;
+
 // Parses the catalog CSV; `source` names the file in errors ("catalog.csv:12: column spot_usd_per_hour: ...").
 std::vector<InstanceType> parse_catalog_csv(std::string_view text, std::string_view source);
 Catalog build_catalog(std::vector<InstanceType> types, const CatalogOptions& options);

@@ -387,7 +387,13 @@ void read_aws(const Reader& r, const YAML::Node& n, AwsConfig& out) {
 void read_allocatable(const Reader& r, const YAML::Node& n, AllocatableRule& out) {
   r.expect_map(n, "allocatable", {"maxPods", "daemonsetOverhead"});
   if (n.IsNull()) return;
-  if (auto v = n["maxPods"]) out.max_pods = r.integer(v, "allocatable.maxPods", 1);
+  if (auto v = n["maxPods"]) {
+    out.max_pods = r.integer(v, "allocatable.maxPods", 1);
+    // Far above any kubelet's limit; more would overflow the memory reservation (11 MiB a pod).
+    if (out.max_pods > 100000) {
+      r.fail(v, "allocatable.maxPods", "must be at most 100000, got " + Reader::shown(v));
+    }
+  }
   if (auto d = n["daemonsetOverhead"]) {
     const std::string path = "allocatable.daemonsetOverhead";
     r.expect_map(d, path, {"cpu", "memory", "ephemeral-storage"});

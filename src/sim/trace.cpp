@@ -145,7 +145,9 @@ std::vector<TraceJob> parse_trace(std::string_view text, std::string_view source
     j.ns = std::string(get(kNamespace));
     j.replicas = integer(get(kReplicas), kNames[kReplicas], 1, err);
     j.requests.cpu_milli = quantity_milli(get(kCpu), kNames[kCpu], err);
-    j.requests.memory_bytes = (quantity_milli(get(kMemory), kNames[kMemory], err) + 999) / 1000;
+    // Whole bytes, rounded up; written so that the largest quantity does not overflow.
+    const std::int64_t memory_milli = quantity_milli(get(kMemory), kNames[kMemory], err);
+    j.requests.memory_bytes = memory_milli / 1000 + (memory_milli % 1000 != 0 ? 1 : 0);
     j.requests.gpus = integer(get(kGpu), kNames[kGpu], 0, err);
     j.requests.pods = 1;
     j.gpu_model = std::string(get(kGpuModel));
