@@ -7,7 +7,6 @@
 #include <map>
 #include <memory>
 #include <random>
-#include <sstream>
 #include <string>
 
 #include "cli/aws_setup.h"
@@ -15,6 +14,7 @@
 #include "cloud/sim/sim_cloud.h"
 #include "model/catalog.h"
 #include "model/error.h"
+#include "model/file_text.h"
 #include "obs/metrics_registry.h"
 #include "obs/obs_server.h"
 #include "sim/vcluster/tls_context.h"
@@ -64,14 +64,6 @@ struct ClusterGauges {
   obs::Family nodes;
   obs::Family pods;
 };
-
-std::string read_file(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw InputError(path + ": cannot read the file");
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
 
 std::pair<std::string, int> split_listen(const std::string& listen) {
   auto colon = listen.rfind(':');
@@ -185,7 +177,8 @@ int run_cluster(const ClusterFlags& f) {
       f.catalog.empty()
           ? build_catalog(parse_catalog_csv(default_catalog_csv(), "embedded catalog"),
                           CatalogOptions{})
-          : build_catalog(parse_catalog_csv(read_file(f.catalog), f.catalog), CatalogOptions{});
+          : build_catalog(parse_catalog_csv(read_file_text(f.catalog, "catalog"), f.catalog),
+                          CatalogOptions{});
   WallClock clock;
   SimCloudOptions sim_options;
   sim_options.cluster_name = f.cluster_name;

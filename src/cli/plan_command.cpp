@@ -4,11 +4,9 @@
 #include <chrono>
 #include <cmath>
 #include <cstdio>
-#include <fstream>
 #include <map>
 #include <memory>
 #include <nlohmann/json.hpp>
-#include <sstream>
 #include <string>
 
 #include "cli/commands.h"
@@ -17,6 +15,7 @@
 #include "model/config.h"
 #include "model/daemonset_overhead.h"
 #include "model/error.h"
+#include "model/file_text.h"
 #include "planner/plan.h"
 #include "planner/policy_from_config.h"
 
@@ -29,14 +28,6 @@ struct PlanFlags {
   std::string config;
   std::string now;
 };
-
-std::string read_text(const std::string& path, const char* what) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw InputError(path + ": cannot read " + what + " file");
-  std::ostringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
 
 // A cluster file has Nodes, not fitscale's instance records. A node carrying the
 // fitscale.io/pool label was launched by fitscale, so it is treated as managed: its type, zone
@@ -117,13 +108,13 @@ int run_plan(const PlanFlags& f) {
 
   // The catalog's GPU model names are needed to decode aliases (instance-gpu-name is lower case).
   const std::string catalog_text =
-      f.catalog.empty() ? std::string(default_catalog_csv()) : read_text(f.catalog, "catalog");
+      f.catalog.empty() ? std::string(default_catalog_csv()) : read_file_text(f.catalog, "catalog");
   std::vector<InstanceType> types =
       parse_catalog_csv(catalog_text, f.catalog.empty() ? "embedded catalog" : f.catalog);
   CatalogOptions copts = catalog_options_from_config(config);
   {
     const Catalog probe = build_catalog(types, copts);  // for gpu_models only
-    const std::string text = read_text(f.cluster, "cluster");
+    const std::string text = read_file_text(f.cluster, "cluster");
     DecodedObjects objects = decode_objects(text, f.cluster, probe.gpu_models);
     if (copts.allocatable.daemonset_overhead.is_zero()) {
       copts.allocatable.daemonset_overhead = daemonset_overhead(objects.pods);

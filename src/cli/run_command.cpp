@@ -13,11 +13,9 @@
 #include <atomic>
 #include <chrono>
 #include <condition_variable>
-#include <fstream>
 #include <memory>
 #include <mutex>
 #include <set>
-#include <sstream>
 #include <string>
 #include <thread>
 
@@ -38,6 +36,7 @@
 #include "model/catalog.h"
 #include "model/config.h"
 #include "model/error.h"
+#include "model/file_text.h"
 #include "obs/log_recorder.h"
 #include "obs/logger.h"
 #include "obs/metrics_recorder.h"
@@ -74,14 +73,6 @@ class WallClock final : public Clock {
         .count();
   }
 };
-
-std::string read_file(const std::string& path, const char* what) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw InputError(path + ": cannot read " + what + " file");
-  std::ostringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
 
 std::string default_identity() {
   char host[256] = {};
@@ -304,7 +295,7 @@ int run(const RunFlags& f) {
   // and spot estimates for --provider aws.
   const std::vector<InstanceType> price_table =
       f.catalog.empty() ? parse_catalog_csv(default_catalog_csv(), "embedded catalog")
-                        : parse_catalog_csv(read_file(f.catalog, "catalog"), f.catalog);
+                        : parse_catalog_csv(read_file_text(f.catalog, "catalog"), f.catalog);
   const std::string identity = f.id.empty() ? default_identity() : f.id;
 
   SignalWaiter signals;

@@ -6,7 +6,6 @@
 #include <cstdio>
 #include <fstream>
 #include <memory>
-#include <sstream>
 #include <string>
 
 #include "cli/commands.h"
@@ -16,6 +15,7 @@
 #include "model/catalog.h"
 #include "model/config.h"
 #include "model/error.h"
+#include "model/file_text.h"
 #include "model/money.h"
 #include "planner/policy_from_config.h"
 #include "sim/report.h"
@@ -41,14 +41,6 @@ struct SimulateFlags {
   bool quiet = false;
 };
 
-std::string read_file(const std::string& path, const char* what) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw InputError(path + ": cannot read " + what + " file");
-  std::ostringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
-
 void write_file(const std::string& path, const std::string& text) {
   std::ofstream out(path, std::ios::binary | std::ios::trunc);
   if (!out) throw InputError(path + ": cannot write the report here");
@@ -72,24 +64,30 @@ std::string days(double seconds) {
 
 void print_summary(const SimReport& r, const std::string& trace) {
   const double ratio = r.lower_bound_usd > 0 ? r.cost_usd.total / r.lower_bound_usd : 0;
-  const double used_pct = r.gpu_hours.provisioned > 0 ? 100.0 * r.gpu_hours.used / r.gpu_hours.provisioned : 0;
-  std::printf("fitscale simulate: %s, %s jobs over %s of virtual time (%.1f s wall)\n", base_name(trace).c_str(),
-              format_count(r.jobs.submitted).c_str(), days(r.sim.virtual_s).c_str(), r.sim.wall_s);
+  const double used_pct =
+      r.gpu_hours.provisioned > 0 ? 100.0 * r.gpu_hours.used / r.gpu_hours.provisioned : 0;
+  std::printf("fitscale simulate: %s, %s jobs over %s of virtual time (%.1f s wall)\n",
+              base_name(trace).c_str(), format_count(r.jobs.submitted).c_str(),
+              days(r.sim.virtual_s).c_str(), r.sim.wall_s);
   std::printf("  jobs        %s completed, %s refused\n", format_count(r.jobs.completed).c_str(),
               format_count(r.jobs.refused).c_str());
-  std::printf("  cost        %s  (spot %s, on-demand %s; idle %s)\n", format_usd(r.cost_usd.total).c_str(),
-              format_usd(r.cost_usd.spot).c_str(), format_usd(r.cost_usd.on_demand).c_str(),
-              format_usd(r.cost_usd.idle).c_str());
-  std::printf("  lower bound %s  (cost is %.2fx the fluid bound)\n", format_usd(r.lower_bound_usd).c_str(), ratio);
+  std::printf("  cost        %s  (spot %s, on-demand %s; idle %s)\n",
+              format_usd(r.cost_usd.total).c_str(), format_usd(r.cost_usd.spot).c_str(),
+              format_usd(r.cost_usd.on_demand).c_str(), format_usd(r.cost_usd.idle).c_str());
+  std::printf("  lower bound %s  (cost is %.2fx the fluid bound)\n",
+              format_usd(r.lower_bound_usd).c_str(), ratio);
   std::printf("  over bound  %s: boot %s, idle %s, interruptions %s, packing %s\n",
-              format_usd(r.cost_usd.total - r.lower_bound_usd).c_str(), format_usd(r.excess_usd.boot).c_str(),
-              format_usd(r.excess_usd.idle).c_str(), format_usd(r.excess_usd.lost_to_interruptions).c_str(),
+              format_usd(r.cost_usd.total - r.lower_bound_usd).c_str(),
+              format_usd(r.excess_usd.boot).c_str(), format_usd(r.excess_usd.idle).c_str(),
+              format_usd(r.excess_usd.lost_to_interruptions).c_str(),
               format_usd(r.excess_usd.packing).c_str());
   std::printf("  wait        p50 %s, p90 %s, p99 %s, max %s\n", short_wait(r.wait_s.p50).c_str(),
-              short_wait(r.wait_s.p90).c_str(), short_wait(r.wait_s.p99).c_str(), short_wait(r.wait_s.max).c_str());
+              short_wait(r.wait_s.p90).c_str(), short_wait(r.wait_s.p99).c_str(),
+              short_wait(r.wait_s.max).c_str());
   std::printf("  nodes       %s launched, peak %s, %s interrupted, %s never registered\n",
               format_count(r.nodes.launched).c_str(), format_count(r.nodes.peak).c_str(),
-              format_count(r.nodes.interrupted).c_str(), format_count(r.nodes.never_registered).c_str());
+              format_count(r.nodes.interrupted).c_str(),
+              format_count(r.nodes.never_registered).c_str());
   std::printf("  GPU-hours   %s provisioned, %s used (%.0f%%)\n",
               format_count(static_cast<std::int64_t>(r.gpu_hours.provisioned + 0.5)).c_str(),
               format_count(static_cast<std::int64_t>(r.gpu_hours.used + 0.5)).c_str(), used_pct);
@@ -99,7 +97,8 @@ void print_summary(const SimReport& r, const std::string& trace) {
   for (std::size_t i = 0; i < r.refusals.size() && i < 3; ++i) {
     std::printf("  refused     %s: %s\n", r.refusals[i].job.c_str(), r.refusals[i].reason.c_str());
   }
-  if (r.refusals.size() > 3) std::printf("  refused     ... and %zu more (see the JSON report)\n", r.refusals.size() - 3);
+  if (r.refusals.size() > 3)
+    std::printf("  refused     ... and %zu more (see the JSON report)\n", r.refusals.size() - 3);
 }
 
 int run_simulate(const SimulateFlags& f) {
@@ -110,10 +109,13 @@ int run_simulate(const SimulateFlags& f) {
   if (f.interval_s > 0) options.interval_s = f.interval_s;
 
   const CatalogOptions catalog_options = catalog_options_from_config(config);
-  Catalog catalog = f.catalog.empty()
-                        ? build_catalog(parse_catalog_csv(default_catalog_csv(), "embedded catalog"), catalog_options)
-                        : build_catalog(parse_catalog_csv(read_file(f.catalog, "catalog"), f.catalog), catalog_options);
-  const std::vector<TraceJob> jobs = parse_trace(read_file(f.trace, "trace"), f.trace);
+  Catalog catalog =
+      f.catalog.empty()
+          ? build_catalog(parse_catalog_csv(default_catalog_csv(), "embedded catalog"),
+                          catalog_options)
+          : build_catalog(parse_catalog_csv(read_file_text(f.catalog, "catalog"), f.catalog),
+                          catalog_options);
+  const std::vector<TraceJob> jobs = parse_trace(read_file_text(f.trace, "trace"), f.trace);
   validate_trace(jobs, catalog, f.trace);
 
   std::unique_ptr<Ledger> ledger;
@@ -128,7 +130,8 @@ int run_simulate(const SimulateFlags& f) {
   if (alerts.recorder && !alerts.recorder->last_error().empty()) {
     std::fprintf(stderr, "fitscale simulate: %s\n", alerts.recorder->last_error().c_str());
   }
-  report.sim.wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
+  report.sim.wall_s =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
 
   if (!f.report_json.empty()) write_file(f.report_json, report_json(report));
   std::string html_note;
@@ -142,7 +145,8 @@ int run_simulate(const SimulateFlags& f) {
   if (!f.quiet) {
     print_summary(report, f.trace);
     if (!f.report_json.empty()) std::printf("  wrote       %s\n", f.report_json.c_str());
-    if (!f.report_html.empty() && html_note.empty()) std::printf("  wrote       %s\n", f.report_html.c_str());
+    if (!f.report_html.empty() && html_note.empty())
+      std::printf("  wrote       %s\n", f.report_html.c_str());
     std::fputs(html_note.c_str(), stdout);
   }
   return 0;
@@ -152,16 +156,23 @@ int run_simulate(const SimulateFlags& f) {
 
 Runner register_simulate(CLI::App& app) {
   auto flags = std::make_shared<SimulateFlags>();
-  CLI::App* sub = app.add_subcommand("simulate", "Replay a job trace through the controller on a virtual clock");
-  sub->add_option("--trace", flags->trace, "Trace CSV (native format: submit_s, job, namespace, ...)")->required();
-  sub->add_option("--catalog", flags->catalog, "Instance catalog CSV (default: the embedded AWS us-east-1 catalog)");
-  sub->add_option("--config", flags->config, "fitscale config YAML (budgets, scale-down, simulator settings)");
+  CLI::App* sub = app.add_subcommand(
+      "simulate", "Replay a job trace through the controller on a virtual clock");
+  sub->add_option("--trace", flags->trace,
+                  "Trace CSV (native format: submit_s, job, namespace, ...)")
+      ->required();
+  sub->add_option("--catalog", flags->catalog,
+                  "Instance catalog CSV (default: the embedded AWS us-east-1 catalog)");
+  sub->add_option("--config", flags->config,
+                  "fitscale config YAML (budgets, scale-down, simulator settings)");
   sub->add_option("--seed", flags->seed, "Seed for spot interruptions (same seed, same report)");
-  sub->add_option("--interval", flags->interval_s, "Virtual seconds between controller loops (default 10)")
+  sub->add_option("--interval", flags->interval_s,
+                  "Virtual seconds between controller loops (default 10)")
       ->check(CLI::PositiveNumber);
   sub->add_option("--report-json", flags->report_json, "Write the JSON report here");
   sub->add_option("--report-html", flags->report_html, "Write the HTML report here");
-  sub->add_option("--ledger", flags->ledger, "Meter costs into this SQLite ledger (read it with fitscale cost)");
+  sub->add_option("--ledger", flags->ledger,
+                  "Meter costs into this SQLite ledger (read it with fitscale cost)");
   sub->add_flag("--quiet", flags->quiet, "Print nothing on success");
   return [flags] { return run_simulate(*flags); };
 }

@@ -4,19 +4,22 @@
 
 #include <filesystem>
 #include <fstream>
-#include <sstream>
 
 #include "model/error.h"
+#include "model/file_text.h"
 
 namespace fitscale {
 namespace {
 
-std::string read_file(const std::string& path, const std::string& what) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw InputError(what + ": cannot read file '" + path + "'");
-  std::ostringstream out;
-  out << in.rdbuf();
-  return out.str();
+// A file the kubeconfig points to: the error starts with the kubeconfig and the key that named
+// it ("kc.yaml: users[0].user.client-key: /p/key.pem: cannot read: ..."), as every other error
+// in the kubeconfig does.
+std::string read_referenced(const std::string& path, const std::string& where) {
+  try {
+    return read_file_text(path, "");
+  } catch (const InputError& e) {
+    throw InputError(where + ": " + e.what());
+  }
 }
 
 std::string resolve(const std::string& base_dir, const std::string& path) {
@@ -36,11 +39,13 @@ std::string scalar(const YAML::Node& parent, const char* key, const std::string&
 std::pair<YAML::Node, std::string> find_named(const YAML::Node& root, const char* list,
                                               const std::string& name, const std::string& src) {
   YAML::Node items = root[list];
-  if (!items || items.IsNull()) throw InputError(src + ": " + list + ": missing (needed for '" + name + "')");
+  if (!items || items.IsNull())
+    throw InputError(src + ": " + list + ": missing (needed for '" + name + "')");
   if (!items.IsSequence()) throw InputError(src + ": " + list + ": expected a list");
   for (std::size_t i = 0; i < items.size(); ++i) {
     const YAML::Node& item = items[i];
-    if (!item.IsMap()) throw InputError(src + ": " + list + "[" + std::to_string(i) + "]: expected a map");
+    if (!item.IsMap())
+      throw InputError(src + ": " + list + "[" + std::to_string(i) + "]: expected a map");
     if (scalar(item, "name", src + ": " + list + "[" + std::to_string(i) + "]") == name) {
       return {item, src + ": " + list + "[" + std::to_string(i) + "]"};
     }
@@ -110,13 +115,15 @@ KubeConfig parse_kubeconfig(std::string_view yaml_text, const std::string& sourc
   } catch (const YAML::Exception& e) {
     throw InputError(source + ":" + std::to_string(e.mark.line + 1) + ": malformed YAML: " + e.msg);
   }
-  if (!root.IsMap()) throw InputError(source + ": not a kubeconfig (expected a YAML map at the top)");
+  if (!root.IsMap())
+    throw InputError(source + ": not a kubeconfig (expected a YAML map at the top)");
 
   KubeConfig cfg;
   cfg.source = source;
   try {
     YAML::Node current = root["current-context"];
-    if (current && !current.IsScalar()) throw InputError(source + ": current-context: expected a string");
+    if (current && !current.IsScalar())
+      throw InputError(source + ": current-context: expected a string");
     std::string context_name = current && !current.IsNull() ? current.as<std::string>() : "";
     if (context_name.empty()) throw InputError(source + ": current-context: missing");
     auto [ctx_item, ctx_where] = find_named(root, "contexts", context_name, source);
@@ -133,14 +140,15 @@ KubeConfig parse_kubeconfig(std::string_view yaml_text, const std::string& sourc
     cfg.server = scalar(cluster, "server", where);
     if (cfg.server.empty()) throw InputError(where + ".server: missing");
     if (cfg.server.rfind("http://", 0) != 0 && cfg.server.rfind("https://", 0) != 0) {
-      throw InputError(where + ".server: expected an http:// or https:// URL, got '" + cfg.server + "'");
+      throw InputError(where + ".server: expected an http:// or https:// URL, got '" + cfg.server +
+                       "'");
     }
     while (cfg.server.size() > 8 && cfg.server.back() == '/') cfg.server.pop_back();
     cfg.insecure_skip_tls_verify = boolean(cluster, "insecure-skip-tls-verify", where);
     if (std::string data = scalar(cluster, "certificate-authority-data", where); !data.empty()) {
       cfg.ca_pem = decode_base64(data, where + ".certificate-authority-data");
     } else if (std::string file = scalar(cluster, "certificate-authority", where); !file.empty()) {
-      cfg.ca_pem = read_file(resolve(base_dir, file), where + ".certificate-authority");
+      cfg.ca_pem = read_referenced(resolve(base_dir, file), where + ".certificate-authority");
     }
 
     if (!user_name.empty()) {
@@ -156,18 +164,19 @@ KubeConfig parse_kubeconfig(std::string_view yaml_text, const std::string& sourc
         cfg.token = scalar(user, "token", uw);
         if (cfg.token.empty()) {
           if (std::string file = scalar(user, "tokenFile", uw); !file.empty()) {
-            cfg.token = trim_newlines(read_file(resolve(base_dir, file), uw + ".tokenFile"));
+            cfg.token = trim_newlines(read_referenced(resolve(base_dir, file), uw + ".tokenFile"));
           }
         }
         if (std::string data = scalar(user, "client-certificate-data", uw); !data.empty()) {
           cfg.client_cert_pem = decode_base64(data, uw + ".client-certificate-data");
         } else if (std::string file = scalar(user, "client-certificate", uw); !file.empty()) {
-          cfg.client_cert_pem = read_file(resolve(base_dir, file), uw + ".client-certificate");
+          cfg.client_cert_pem =
+              read_referenced(resolve(base_dir, file), uw + ".client-certificate");
         }
         if (std::string data = scalar(user, "client-key-data", uw); !data.empty()) {
           cfg.client_key_pem = decode_base64(data, uw + ".client-key-data");
         } else if (std::string file = scalar(user, "client-key", uw); !file.empty()) {
-          cfg.client_key_pem = read_file(resolve(base_dir, file), uw + ".client-key");
+          cfg.client_key_pem = read_referenced(resolve(base_dir, file), uw + ".client-key");
         }
         if (cfg.client_cert_pem.empty() != cfg.client_key_pem.empty()) {
           throw InputError(uw + ": client-certificate and client-key must be given together");
@@ -181,7 +190,7 @@ KubeConfig parse_kubeconfig(std::string_view yaml_text, const std::string& sourc
 }
 
 KubeConfig load_kubeconfig(const std::string& path) {
-  std::string text = read_file(path, "kubeconfig");
+  std::string text = read_file_text(path, "kubeconfig");
   std::string dir = std::filesystem::path(path).parent_path().string();
   return parse_kubeconfig(text, path, dir);
 }
@@ -197,8 +206,8 @@ KubeConfig in_cluster_config(const InClusterEnv& env) {
   std::string host = env.host.find(':') != std::string::npos ? "[" + env.host + "]" : env.host;
   cfg.server = "https://" + host + ":" + env.port;
   const std::string dir = env.service_account_dir;
-  cfg.token = trim_newlines(read_file(dir + "/token", "in-cluster service account token"));
-  cfg.ca_pem = read_file(dir + "/ca.crt", "in-cluster service account CA");
+  cfg.token = trim_newlines(read_file_text(dir + "/token", "in-cluster service account token"));
+  cfg.ca_pem = read_file_text(dir + "/ca.crt", "in-cluster service account CA");
   std::ifstream ns_file(dir + "/namespace");
   if (ns_file) {
     std::string ns;
