@@ -39,7 +39,8 @@ void parse_spot_prices(const pugi::xml_node& response, ApiFacts& facts) {
   for (auto item : response.child("spotPriceHistorySet").children("item")) {
     auto key = std::make_pair(text(item, "instanceType"), text(item, "availabilityZone"));
     const double price = std::strtod(item.child_value("spotPrice"), nullptr);
-    if (price > 0) facts.spot.emplace(key, price);
+    // Not a price fitscale can turn into micro-dollars ("inf", "1e309", "NaN"): as if absent.
+    if (price > 0 && price <= kMaxCatalogUsdPerHour) facts.spot.emplace(key, price);
   }
 }
 
@@ -65,6 +66,23 @@ void add_values(NameValues& p, const std::string& prefix, const std::vector<std:
   for (size_t i = 0; i < values.size(); ++i) {
     p.emplace_back(prefix + std::to_string(i + 1), values[i]);
   }
+}
+
+// The first size of `t` that a catalog file could not hold (model/catalog.h limits), as
+// "vcpu 0", or "". Such a type would make capacity arithmetic overflow or offer nothing.
+std::string out_of_range_size(const ApiTypeFacts& t) {
+  auto outside = [](std::int64_t v, std::int64_t min, std::int64_t max) {
+    return v < min || v > max;
+  };
+  if (outside(t.vcpu, 1, kMaxCatalogVcpu)) return "vcpu " + std::to_string(t.vcpu);
+  if (outside(t.memory_mib, 1, kMaxCatalogMemoryMib)) {
+    return "memory " + std::to_string(t.memory_mib) + " MiB";
+  }
+  if (outside(t.gpu, 0, kMaxCatalogGpus)) return std::to_string(t.gpu) + " GPUs";
+  if (outside(t.gpu_memory_mib, 0, kMaxCatalogMemoryMib)) {
+    return "GPU memory " + std::to_string(t.gpu_memory_mib) + " MiB";
+  }
+  return "";
 }
 
 }  // namespace
@@ -167,6 +185,10 @@ ApiCatalog merge_api_catalog(const ApiFacts& facts, const std::vector<InstanceTy
     auto row = priced.find(name);
     if (row == priced.end()) {
       out.excluded.push_back({name, "no known on-demand price: never launched"});
+      continue;
+    }
+    if (const std::string bad = out_of_range_size(api); !bad.empty()) {
+      out.excluded.push_back({name, "the EC2 API reported " + bad + ": never launched"});
       continue;
     }
     InstanceType t = *row->second;

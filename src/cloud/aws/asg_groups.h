@@ -2,6 +2,8 @@
 // Auto Scaling group mode (the kubernetes-ec2-autoscaler layout): the user's groups, found by
 // tag, each launching one instance type; fitscale only moves DesiredCapacity within min/max and
 // removes chosen instances with TerminateInstanceInAutoScalingGroup.
+#include <algorithm>
+#include <cstdint>
 #include <map>
 #include <pugixml.hpp>
 #include <string>
@@ -33,7 +35,10 @@ struct AutoScalingGroup {
 
   bool in_zone(const std::string& zone) const;
   // The desired capacity after adding `count`, never above max.
-  int grown_desired(int count) const { return std::min(max_size, desired + count); }
+  // In 64 bits: the sizes come from the API and may be anything an int holds.
+  int grown_desired(int count) const {
+    return static_cast<int>(std::min<std::int64_t>(max_size, std::int64_t{desired} + count));
+  }
 };
 
 NameValues describe_groups_params(const std::string& tag_key);
