@@ -61,7 +61,23 @@ void append_json_string(std::string& out, const std::string& s) {
   out.push_back('"');
 }
 
-void to_json(const YAML::Node& node, std::string& out) {
+// How far one document may go when turned into JSON. Aliases let a few hundred bytes of YAML name
+// a structure that contains itself (`&a [*a]`, endless recursion) or a billion copies of a string
+// (each alias repeating the one before), which kubectl refuses as well.
+struct JsonBudget {
+  std::size_t max_bytes;
+  int max_depth = 256;  // far deeper than any Kubernetes object
+};
+
+void to_json(const YAML::Node& node, std::string& out, const JsonBudget& budget, int depth) {
+  if (depth > budget.max_depth) {
+    throw InputError("nested more than " + std::to_string(budget.max_depth) +
+                     " levels deep (a YAML alias inside its own anchor?)");
+  }
+  if (out.size() > budget.max_bytes) {
+    throw InputError("YAML aliases expand it to more than " + std::to_string(budget.max_bytes) +
+                     " bytes of JSON");
+  }
   switch (node.Type()) {
     case YAML::NodeType::Undefined:
     case YAML::NodeType::Null:
@@ -97,7 +113,7 @@ void to_json(const YAML::Node& node, std::string& out) {
       for (const auto& item : node) {
         if (!first) out.push_back(',');
         first = false;
-        to_json(item, out);
+        to_json(item, out, budget, depth + 1);
       }
       out.push_back(']');
       return;
@@ -110,7 +126,7 @@ void to_json(const YAML::Node& node, std::string& out) {
         first = false;
         append_json_string(out, kv.first.Scalar());
         out.push_back(':');
-        to_json(kv.second, out);
+        to_json(kv.second, out, budget, depth + 1);
       }
       out.push_back('}');
       return;
@@ -118,9 +134,10 @@ void to_json(const YAML::Node& node, std::string& out) {
   }
 }
 
-std::string json_of(const YAML::Node& node) {
+// `node` as JSON; `source_size` (the YAML's length) sets the expansion budget.
+std::string json_of(const YAML::Node& node, std::size_t source_size) {
   std::string out;
-  to_json(node, out);
+  to_json(node, out, JsonBudget{(std::size_t{1} << 20) + 16 * source_size}, 0);
   return out;
 }
 
@@ -179,17 +196,29 @@ std::vector<YAML::Node> load_all(std::string_view text, std::string_view source)
 std::string yaml_to_json(std::string_view yaml_text) {
   auto docs = load_all(yaml_text, "yaml");
   if (docs.empty()) return "null";
-  return json_of(docs.front());
+  try {
+    return json_of(docs.front(), yaml_text.size());
+  } catch (const InputError& e) {
+    throw InputError(std::string("yaml: ") + e.what());
+  }
 }
 
 std::vector<YamlObject> split_yaml_objects(std::string_view text, std::string_view source) {
   std::vector<YamlObject> out;
   const std::string src(source);
+  // Each object's JSON, or an InputError at its line.
+  auto json_at = [&](const YAML::Node& node, const std::string& where) {
+    try {
+      return json_of(node, text.size());
+    } catch (const InputError& e) {
+      throw InputError(where + ": " + e.what());
+    }
+  };
   for (const YAML::Node& doc : load_all(text, source)) {
     if (doc.IsNull()) continue;  // an empty document, e.g. after a trailing "---"
     const std::string where = src + ":" + std::to_string(doc.Mark().line + 1);
     if (!doc.IsMap()) {
-      out.push_back({json_of(doc), where, ""});  // the decoder refuses it with this place
+      out.push_back({json_at(doc, where), where, ""});  // the decoder refuses it with this place
       continue;
     }
     std::string kind;
@@ -197,12 +226,13 @@ std::vector<YamlObject> split_yaml_objects(std::string_view text, std::string_vi
     const YAML::Node items = doc["items"];
     const bool is_list = kind.size() >= 4 && kind.compare(kind.size() - 4, 4, "List") == 0;
     if (!is_list || !items || !items.IsSequence()) {
-      out.push_back({json_of(doc), where, ""});
+      out.push_back({json_at(doc, where), where, ""});
       continue;
     }
     const std::string hint = kind == "List" ? "" : kind.substr(0, kind.size() - 4);
     for (const YAML::Node& item : items) {
-      out.push_back({json_of(item), src + ":" + std::to_string(item.Mark().line + 1), hint});
+      const std::string item_where = src + ":" + std::to_string(item.Mark().line + 1);
+      out.push_back({json_at(item, item_where), item_where, hint});
     }
   }
   return out;

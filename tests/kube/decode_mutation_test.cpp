@@ -96,5 +96,27 @@ TEST(DecodeMutation, StrayCommaAfterAYamlDocumentIsAnErrorNotAnEndlessLoop) {
             "cluster.yaml:1:1: invalid YAML: unexpected \",\" where a document should start");
 }
 
+// Found by hand after the fuzz runs, from what yaml-cpp keeps (aliases share nodes): an alias
+// inside its own anchor recursed until the stack overflowed (ASan: stack-overflow), and 550 bytes
+// of aliases repeating aliases ("billion laughs") expanded into 10^9 strings until the timeout.
+TEST(DecodeMutation, SelfContainingAndExponentialYamlAliasesAreErrorsAtTheirLine) {
+  EXPECT_EQ(
+      error_of("# manifests\nkind: Pod\nmetadata: &a {name: *a}\n"),
+      "cluster.yaml:2: nested more than 256 levels deep (a YAML alias inside its own anchor?)");
+  std::string bomb =
+      "# manifests\nkind: Pod\nmetadata:\n  labels:\n    a0: &a0 [x, x, x, x, x, x, x, x, x, x]\n";
+  for (int i = 1; i < 9; ++i) {
+    bomb += "    a" + std::to_string(i) + ": &a" + std::to_string(i) + " [";
+    for (int k = 0; k < 10; ++k) bomb += (k ? ", *a" : "*a") + std::to_string(i - 1);
+    bomb += "]\n";
+  }
+  const std::string error = error_of(bomb);
+  EXPECT_EQ(error.rfind("cluster.yaml:2: YAML aliases expand it to more than ", 0), 0u) << error;
+  // Aliases used the ordinary way still work.
+  EXPECT_EQ(error_of("# manifests\napiVersion: v1\nkind: Pod\nmetadata: {name: p, namespace: n, "
+                     "labels: &l {app: a}, annotations: *l}\nspec: {containers: []}\n"),
+            "(no error)");
+}
+
 }  // namespace
 }  // namespace fitscale
