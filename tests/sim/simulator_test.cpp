@@ -309,6 +309,27 @@ TEST(Trace, UnknownAndMissingColumnsAreNamed) {
   }
 }
 
+// A typo such as 10000000000 replicas would have the simulator create pods until memory runs out.
+TEST(Trace, ReplicasAndGpusAboveTheirLimitsAreRefusedWithTheirLine) {
+  const std::string header = "submit_s,job,namespace,replicas,cpu,memory,gpu,duration_s\n";
+  try {
+    parse_trace(header + "0,a,team,1,1,1Gi,1,60\n0,b,team,10000000000,1,1Gi,1,60\n", "t.csv");
+    FAIL() << "expected an InputError";
+  } catch (const InputError& e) {
+    EXPECT_EQ(std::string(e.what()),
+              "t.csv:3: column replicas: must be at most 100000, got 10000000000");
+  }
+  try {
+    parse_trace(header + "0,a,team,1,1,1Gi,9223372036854775807,60\n", "t.csv");
+    FAIL() << "expected an InputError";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("t.csv:2: column gpu: must be at most 1000"),
+              std::string::npos)
+        << e.what();
+  }
+  EXPECT_EQ(parse_trace(header + "0,a,team,100000,1,1Gi,1000,60\n", "t.csv")[0].replicas, 100000);
+}
+
 TEST(Trace, ReadsQuantitiesAndOptionalColumnsInSubmitOrder) {
   auto jobs = trace(std::string(kHeader) +
                     "50,late,ns,2,500m,5600Mi,0,,10.5,on-demand,\n"
