@@ -16,7 +16,7 @@ namespace {
 // in the kubeconfig does.
 std::string read_referenced(const std::string& path, const std::string& where) {
   try {
-    return read_file_text(path, "");
+    return read_file_text(path, "", kMaxCredentialFileBytes);
   } catch (const InputError& e) {
     throw InputError(where + ": " + e.what());
   }
@@ -206,8 +206,10 @@ KubeConfig in_cluster_config(const InClusterEnv& env) {
   std::string host = env.host.find(':') != std::string::npos ? "[" + env.host + "]" : env.host;
   cfg.server = "https://" + host + ":" + env.port;
   const std::string dir = env.service_account_dir;
-  cfg.token = trim_newlines(read_file_text(dir + "/token", "in-cluster service account token"));
-  cfg.ca_pem = read_file_text(dir + "/ca.crt", "in-cluster service account CA");
+  cfg.token = trim_newlines(
+      read_file_text(dir + "/token", "in-cluster service account token", kMaxCredentialFileBytes));
+  cfg.ca_pem =
+      read_file_text(dir + "/ca.crt", "in-cluster service account CA", kMaxCredentialFileBytes);
   std::ifstream ns_file(dir + "/namespace");
   if (ns_file) {
     std::string ns;

@@ -4,13 +4,12 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
-#include <sstream>
 
 #include "model/error.h"
 
 namespace fitscale {
 
-std::string read_file_text(const std::string& path, std::string_view what) {
+std::string read_file_text(const std::string& path, std::string_view what, std::size_t max_bytes) {
   const std::string named = what.empty() ? path : path + " (" + std::string(what) + ")";
   std::error_code ec;
   // A directory opens and then reads as nothing: the parser would report an empty file.
@@ -22,10 +21,18 @@ std::string read_file_text(const std::string& path, std::string_view what) {
     throw InputError(named + ": cannot read" +
                      (reason != 0 ? std::string(": ") + std::strerror(reason) : std::string()));
   }
-  std::ostringstream out;
-  out << in.rdbuf();
+  std::string text;
+  char chunk[1 << 16];
+  while (in.read(chunk, sizeof chunk) || in.gcount() > 0) {
+    const auto n = static_cast<std::size_t>(in.gcount());
+    if (text.size() + n > max_bytes) {
+      throw InputError(named + ": longer than " + std::to_string(max_bytes) +
+                       " bytes; is it the right file?");
+    }
+    text.append(chunk, n);
+  }
   if (in.bad()) throw InputError(named + ": cannot read");
-  return out.str();
+  return text;
 }
 
 }  // namespace fitscale

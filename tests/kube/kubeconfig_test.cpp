@@ -108,7 +108,8 @@ users: [{name: u, user: {client-certificate-data: "@@@", client-key-data: S0VZ}}
 contexts: [{name: x, context: {cluster: c}}]
 clusters: [{name: c, cluster: {server: "https://h", insecure-skip-tls-verify: yes please}}]
 )";
-  EXPECT_NE(error_of(bad_bool).find("clusters[0].cluster.insecure-skip-tls-verify: expected true or false"),
+  EXPECT_NE(error_of(bad_bool).find(
+                "clusters[0].cluster.insecure-skip-tls-verify: expected true or false"),
             std::string::npos);
   std::string exec = R"(current-context: x
 contexts: [{name: x, context: {cluster: c, user: u}}]
@@ -120,6 +121,25 @@ users: [{name: u, user: {exec: {command: aws}}}]
 
 TEST(Kubeconfig, MissingFileIsAnInputError) {
   EXPECT_THROW(load_kubeconfig("/nonexistent/kubeconfig"), InputError);
+}
+
+// The fuzzer's find: a tokenFile naming a device was read until memory ran out.
+TEST(Kubeconfig, ATokenFileThatNeverEndsIsAnErrorNamingTheKey) {
+  const std::string yaml = R"(apiVersion: v1
+kind: Config
+current-context: c
+contexts: [{name: c, context: {cluster: c, user: u}}]
+clusters: [{name: c, cluster: {server: "https://10.0.0.1:6443"}}]
+users: [{name: u, user: {tokenFile: /dev/zero}}]
+)";
+  try {
+    parse_kubeconfig(yaml, "kc.yaml", "/");
+    FAIL() << "expected an InputError";
+  } catch (const InputError& e) {
+    EXPECT_EQ(std::string(e.what()),
+              "kc.yaml: users[0].user.tokenFile: /dev/zero: longer than 1048576 bytes; is it the "
+              "right file?");
+  }
 }
 
 TEST(Kubeconfig, InClusterReadsTheServiceAccount) {

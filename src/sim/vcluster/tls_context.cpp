@@ -37,7 +37,7 @@ int count_certificates(const std::string& pem) {
 }  // namespace
 
 std::string read_certificate_pem(const std::string& path, const std::string& what) {
-  std::string pem = read_file_text(path, what);
+  std::string pem = read_file_text(path, what, kMaxCredentialFileBytes);
   if (count_certificates(pem) == 0) {
     throw InputError(what + " " + path + ": no PEM certificate in it");
   }
@@ -49,7 +49,8 @@ void configure_tls(SSL_CTX& ctx, const TlsFiles& files) {
   read_certificate_pem(files.cert_file, "TLS certificate");
   // Parsed here rather than by SSL_CTX_use_PrivateKey_file, which reports a key of another
   // certificate and a file that is no key alike.
-  const std::string key_pem = read_file_text(files.key_file, "TLS private key");
+  const std::string key_pem =
+      read_file_text(files.key_file, "TLS private key", kMaxCredentialFileBytes);
   std::unique_ptr<BIO, decltype(&BIO_free)> bio(
       BIO_new_mem_buf(key_pem.data(), static_cast<int>(key_pem.size())), &BIO_free);
   std::unique_ptr<EVP_PKEY, decltype(&EVP_PKEY_free)> key(
