@@ -4,35 +4,22 @@
 // of the seed answers in fuzz/seeds/aws_xml/.
 #include <gtest/gtest.h>
 
-#include <algorithm>
-#include <filesystem>
-#include <fstream>
-#include <sstream>
-
 #include "../support/aws_answer.h"
 #include "../support/bad_input.h"
+#include "../support/seed_files.h"
 
 namespace fitscale {
 namespace {
 
 TEST(AwsXmlMutation, SeedAnswerMutationsAreReadWithoutExceptions) {
-  const std::filesystem::path dir =
-      std::filesystem::path(FITSCALE_SOURCE_DIR) / "fuzz/seeds/aws_xml";
-  std::size_t seeds = 0;
-  std::vector<std::filesystem::path> files;  // sorted: the same mutations on every machine
-  for (const auto& entry : std::filesystem::directory_iterator(dir)) files.push_back(entry.path());
-  std::sort(files.begin(), files.end());
-  for (const auto& file : files) {
-    std::ifstream in(file, std::ios::binary);
-    std::stringstream ss;
-    ss << in.rdbuf();
-    ++seeds;
-    SCOPED_TRACE(file.filename().string());
-    EXPECT_EQ(bad_input::violations("", bad_input::bad_inputs(ss.str(), 800, seeds),
+  const auto seeds = bad_input::seed_files("aws_xml");
+  for (std::size_t i = 0; i < seeds.size(); ++i) {
+    SCOPED_TRACE(seeds[i].name);
+    EXPECT_EQ(bad_input::violations("", bad_input::bad_inputs(seeds[i].text, 800, i + 1),
                                     [](const std::string& s) { bad_input::read_aws_answer(s); }),
               "");
   }
-  EXPECT_GE(seeds, 6u);
+  EXPECT_GE(seeds.size(), 6u);
 }
 
 aws::ApiFacts facts_of(const std::string& xml) {

@@ -3,12 +3,8 @@
 // fuzz/kubeconfig_fuzz.cpp, on a fixed set of mutations of the seeds in fuzz/seeds/kubeconfig/.
 #include <gtest/gtest.h>
 
-#include <algorithm>
-#include <filesystem>
-#include <fstream>
-#include <sstream>
-
 #include "../support/bad_input.h"
+#include "../support/seed_files.h"
 #include "kube/kubeconfig.h"
 
 namespace fitscale {
@@ -19,23 +15,14 @@ void parse(const std::string& text) {
 }
 
 TEST(KubeconfigMutation, SeedMutationsGiveConfigsOrInputErrorsNamingTheFile) {
-  const std::filesystem::path dir =
-      std::filesystem::path(FITSCALE_SOURCE_DIR) / "fuzz/seeds/kubeconfig";
-  std::size_t seeds = 0;
-  std::vector<std::filesystem::path> files;  // sorted: the same mutations on every machine
-  for (const auto& entry : std::filesystem::directory_iterator(dir)) files.push_back(entry.path());
-  std::sort(files.begin(), files.end());
-  for (const auto& file : files) {
-    std::ifstream in(file, std::ios::binary);
-    std::stringstream ss;
-    ss << in.rdbuf();
-    ++seeds;
-    SCOPED_TRACE(file.filename().string());
+  const auto seeds = bad_input::seed_files("kubeconfig");
+  for (std::size_t i = 0; i < seeds.size(); ++i) {
+    SCOPED_TRACE(seeds[i].name);
     EXPECT_EQ(
-        bad_input::violations("kc.yaml", bad_input::bad_inputs(ss.str(), 1500, 10 + seeds), parse),
+        bad_input::violations("kc.yaml", bad_input::bad_inputs(seeds[i].text, 1500, 11 + i), parse),
         "");
   }
-  EXPECT_GE(seeds, 2u);
+  EXPECT_GE(seeds.size(), 2u);
 }
 
 }  // namespace
