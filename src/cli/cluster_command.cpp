@@ -12,6 +12,7 @@
 #include "cli/aws_setup.h"
 #include "cli/commands.h"
 #include "cloud/sim/sim_cloud.h"
+#include "kube/kubeconfig.h"
 #include "model/catalog.h"
 #include "model/error.h"
 #include "model/file_text.h"
@@ -88,28 +89,6 @@ std::string random_token() {
   return t;
 }
 
-std::string base64(const std::string& bytes) {
-  static constexpr char kAlphabet[] =
-      "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-  std::string out;
-  std::size_t i = 0;
-  for (; i + 2 < bytes.size(); i += 3) {
-    const unsigned v = static_cast<unsigned char>(bytes[i]) << 16 |
-                       static_cast<unsigned char>(bytes[i + 1]) << 8 |
-                       static_cast<unsigned char>(bytes[i + 2]);
-    for (int shift : {18, 12, 6, 0}) out.push_back(kAlphabet[(v >> shift) & 63]);
-  }
-  if (i < bytes.size()) {
-    unsigned v = static_cast<unsigned char>(bytes[i]) << 16;
-    if (i + 1 < bytes.size()) v |= static_cast<unsigned char>(bytes[i + 1]) << 8;
-    out.push_back(kAlphabet[(v >> 18) & 63]);
-    out.push_back(kAlphabet[(v >> 12) & 63]);
-    out.push_back(i + 1 < bytes.size() ? kAlphabet[(v >> 6) & 63] : '=');
-    out.push_back('=');
-  }
-  return out;
-}
-
 // Flag combinations that cannot work, before anything is read or bound.
 void check_tls_flags(const ClusterFlags& f) {
   if (f.tls_cert_file.empty() != f.tls_private_key_file.empty()) {
@@ -137,7 +116,7 @@ void write_kubeconfig(const std::string& path, const std::string& server, const 
       << "- name: " << name << "\n"
       << "  cluster:\n"
       << "    server: " << server << "\n";
-  if (!ca_pem.empty()) out << "    certificate-authority-data: " << base64(ca_pem) << "\n";
+  if (!ca_pem.empty()) out << "    certificate-authority-data: " << encode_base64(ca_pem) << "\n";
   out << "users:\n"
       << "- name: " << name << "-admin\n"
       << "  user:\n"

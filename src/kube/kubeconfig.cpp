@@ -1,5 +1,6 @@
 #include "kube/kubeconfig.h"
 
+#include <openssl/evp.h>
 #include <yaml-cpp/yaml.h>
 
 #include <filesystem>
@@ -104,6 +105,15 @@ std::string decode_base64(std::string_view text, const std::string& what) {
     }
   }
   if (bits >= 6) throw InputError(what + ": not valid base64 (truncated)");
+  return out;
+}
+
+std::string encode_base64(std::string_view bytes) {
+  std::string out(4 * ((bytes.size() + 2) / 3) + 1, '\0');  // EVP_EncodeBlock adds a NUL
+  const int n = EVP_EncodeBlock(reinterpret_cast<unsigned char*>(out.data()),
+                                reinterpret_cast<const unsigned char*>(bytes.data()),
+                                static_cast<int>(bytes.size()));
+  out.resize(static_cast<std::size_t>(n));
   return out;
 }
 

@@ -10,11 +10,12 @@ namespace fitscale {
 struct KubeConfig {
   std::string source;  // the kubeconfig path or "in-cluster", for messages
   std::string server;  // "https://10.0.0.1:443", no trailing slash
-  std::string ca_pem;  // CA bundle (certificate-authority-data or the file's contents); empty = system CAs
+  std::string
+      ca_pem;  // CA bundle (certificate-authority-data or the file's contents); empty = system CAs
   bool insecure_skip_tls_verify = false;
-  std::string token;            // bearer token (secret)
-  std::string client_cert_pem;  // client certificate (PEM)
-  std::string client_key_pem;   // client key (PEM, secret)
+  std::string token;                          // bearer token (secret)
+  std::string client_cert_pem;                // client certificate (PEM)
+  std::string client_key_pem;                 // client key (PEM, secret)
   std::string default_namespace = "default";  // the context's namespace, or the service account's
 };
 
@@ -36,5 +37,7 @@ KubeConfig in_cluster_config(const InClusterEnv& env);
 
 // RFC 4648 base64 (the *-data fields). Throws InputError naming `what` on bad input.
 std::string decode_base64(std::string_view text, const std::string& what);
+// The same, for writing a *-data field (padded, one line).
+std::string encode_base64(std::string_view bytes);
 
 }  // namespace fitscale

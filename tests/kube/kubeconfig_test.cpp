@@ -123,6 +123,16 @@ TEST(Kubeconfig, MissingFileIsAnInputError) {
   EXPECT_THROW(load_kubeconfig("/nonexistent/kubeconfig"), InputError);
 }
 
+TEST(Kubeconfig, Base64WrittenForCertificateDataReadsBackByteForByte) {
+  EXPECT_EQ(encode_base64("hello CA"), "aGVsbG8gQ0E=");
+  EXPECT_EQ(encode_base64(""), "");
+  std::string bytes;
+  for (int i = 0; i < 256; ++i) bytes.push_back(static_cast<char>(i));
+  for (std::size_t n : {0u, 1u, 2u, 3u, 100u, 256u}) {
+    EXPECT_EQ(decode_base64(encode_base64(bytes.substr(0, n)), "x"), bytes.substr(0, n)) << n;
+  }
+}
+
 // The fuzzer's find: a tokenFile naming a device was read until memory ran out.
 TEST(Kubeconfig, ATokenFileThatNeverEndsIsAnErrorNamingTheKey) {
   const std::string yaml = R"(apiVersion: v1
