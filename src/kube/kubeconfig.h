@@ -10,8 +10,8 @@ namespace fitscale {
 struct KubeConfig {
   std::string source;  // the kubeconfig path or "in-cluster", for messages
   std::string server;  // "https://10.0.0.1:443", no trailing slash
-  std::string
-      ca_pem;  // CA bundle (certificate-authority-data or the file's contents); empty = system CAs
+  // CA bundle (certificate-authority-data or the file's contents); empty = system CAs.
+  std::string ca_pem;
   bool insecure_skip_tls_verify = false;
   std::string token;                          // bearer token (secret)
   std::string client_cert_pem;                // client certificate (PEM)
