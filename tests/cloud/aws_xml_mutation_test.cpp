@@ -55,15 +55,7 @@ TEST(AwsXmlMutation, PricesAndSizesBeyondTheCatalogLimitsAreLeftOut) {
   EXPECT_EQ(facts.spot.size(), 1u);
   EXPECT_EQ(facts.spot.count({"c", "z"}), 1u);
   std::vector<InstanceType> table;
-  for (const char* name : {"huge", "neg", "ok"}) {
-    InstanceType t;
-    t.name = name;
-    t.arch = "amd64";
-    t.vcpu = 2;
-    t.memory_mib = 4096;
-    t.on_demand_usd_per_hour = 0.1;
-    table.push_back(t);
-  }
+  for (const char* name : {"huge", "neg", "ok"}) table.push_back(bad_input::price_table_row(name));
   const aws::ApiCatalog c = aws::merge_api_catalog(facts, table, CatalogOptions{});
   ASSERT_EQ(c.catalog.types.size(), 1u);
   EXPECT_EQ(c.catalog.types[0].name, "ok");

@@ -6,7 +6,9 @@
 // behaviour, and a catalog merged from it must build. The EventBridge event bodies in SQS messages
 // (JSON) are read from the raw text as well.
 #include <pugixml.hpp>
+#include <string>
 #include <string_view>
+#include <vector>
 
 #include "cloud/aws/api_catalog.h"
 #include "cloud/aws/asg_groups.h"
@@ -16,6 +18,17 @@
 #include "cloud/aws/interruption_queue.h"
 
 namespace fitscale::bad_input {
+
+// A price-table row for an API type: the merge needs one to know the on-demand price.
+inline InstanceType price_table_row(const std::string& name) {
+  InstanceType row;
+  row.name = name;
+  row.arch = "amd64";
+  row.vcpu = 2;
+  row.memory_mib = 4096;
+  row.on_demand_usd_per_hour = 0.1;
+  return row;
+}
 
 inline void read_aws_answer(std::string_view text) {
   aws::decode_error(text, 400);
@@ -28,19 +41,11 @@ inline void read_aws_answer(std::string_view text) {
   aws::parse_instance_types(root, facts);
   aws::parse_type_offerings(root, facts);
   aws::parse_spot_prices(root, facts);
+  std::vector<InstanceType> table;
   for (const auto& [name, t] : facts.types) {
     (void)t;
     facts.offered.emplace(name, "us-east-1a");
-  }
-  std::vector<InstanceType> table;
-  for (const auto& [name, t] : facts.types) {
-    InstanceType row;
-    row.name = name;
-    row.arch = "amd64";
-    row.vcpu = 2;
-    row.memory_mib = 4096;
-    row.on_demand_usd_per_hour = 0.1;
-    table.push_back(row);
+    table.push_back(price_table_row(name));
   }
   CatalogOptions options;
   Catalog catalog = aws::merge_api_catalog(facts, table, options).catalog;
