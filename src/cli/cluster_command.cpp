@@ -1,5 +1,5 @@
 // `fitscale cluster`: serves a virtual Kubernetes cluster on loopback (see
-// src/sim/vcluster/virtual_cluster.h) and writes a kubeconfig for kubectl and `fitscale run`.
+// src/vcluster/virtual_cluster.h) and writes a kubeconfig for kubectl and `fitscale run`.
 #include <csignal>
 #include <cstdio>
 #include <ctime>
@@ -18,8 +18,8 @@
 #include "model/file_text.h"
 #include "obs/metrics_registry.h"
 #include "obs/obs_server.h"
-#include "sim/vcluster/tls_context.h"
-#include "sim/vcluster/virtual_cluster.h"
+#include "vcluster/tls_context.h"
+#include "vcluster/virtual_cluster.h"
 
 namespace fitscale::cli {
 namespace {

@@ -1,6 +1,6 @@
 #pragma once
 // JSON wire format of the virtual cluster's /fitscale.io/sim-cloud/ endpoints, shared by the
-// server (src/sim/vcluster) and RemoteSimCloud. Field names are the C++ field names of
+// server (src/vcluster) and RemoteSimCloud. Field names are the C++ field names of
 // Instance, LaunchRequest, LaunchResult and LaunchFailure; capacity_type is "spot"/"on-demand".
 #include <nlohmann/json.hpp>
 

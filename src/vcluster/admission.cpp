@@ -1,0 +1,132 @@
+#include "vcluster/admission.h"
+
+#include "vcluster/api_error.h"
+#include "vcluster/object_meta.h"
+
+namespace fitscale::vcluster {
+namespace {
+
+ApiError invalid(const ResourceInfo& r, const nlohmann::json& obj, const std::string& why) {
+  return ApiError(422, "Invalid", r.kind + " \"" + name_of(obj) + "\" is invalid: " + why);
+}
+
+bool has_status_subresource(const ResourceInfo& r) {
+  for (const auto& s : r.subresources) {
+    if (s == "status") return true;
+  }
+  return false;
+}
+
+void default_pod(const ResourceInfo& r, nlohmann::json& pod) {
+  auto& spec = pod["spec"];
+  if (!spec.is_object() || !spec.contains("containers") || !spec["containers"].is_array() ||
+      spec["containers"].empty()) {
+    throw invalid(r, pod, "spec.containers: Required value");
+  }
+  if (!spec.contains("schedulerName")) spec["schedulerName"] = "default-scheduler";
+  if (!spec.contains("restartPolicy")) spec["restartPolicy"] = "Always";
+  if (!spec.contains("priority")) spec["priority"] = 0;
+  // A new pod's status is the server's, whatever the client sent.
+  pod["status"] = {{"phase", "Pending"}, {"qosClass", "Burstable"}};
+}
+
+void default_node(nlohmann::json& node) {
+  auto& status = node["status"];
+  if (!status.is_object()) status = nlohmann::json::object();
+  if (!status.contains("conditions")) {
+    // A node created through the API is taken to have a healthy kubelet behind it.
+    status["conditions"] = {{{"type", "Ready"},
+                             {"status", "True"},
+                             {"reason", "KubeletReady"},
+                             {"message", "virtual kubelet is posting ready status"}}};
+  }
+  if (!status.contains("allocatable") && status.contains("capacity")) {
+    status["allocatable"] = status["capacity"];
+  }
+}
+
+void default_job(const ResourceInfo& r, nlohmann::json& job) {
+  auto& spec = job["spec"];
+  if (!spec.is_object() || !spec.contains("template") || !spec["template"].is_object()) {
+    throw invalid(r, job, "spec.template: Required value");
+  }
+  auto& pod_spec = spec["template"]["spec"];
+  if (!pod_spec.is_object() || !pod_spec.contains("containers") || pod_spec["containers"].empty()) {
+    throw invalid(r, job, "spec.template.spec.containers: Required value");
+  }
+  const std::string policy = pod_spec.value("restartPolicy", "");
+  if (policy != "Never" && policy != "OnFailure") {
+    throw invalid(r, job,
+                  "spec.template.spec.restartPolicy: Required value: valid values: \"OnFailure\", "
+                  "\"Never\"");
+  }
+  if (!spec.contains("parallelism")) spec["parallelism"] = 1;
+  if (!spec.contains("completions")) {
+    spec["completions"] = spec["parallelism"];
+  }
+  if (!spec.contains("backoffLimit")) spec["backoffLimit"] = 6;
+  if (!spec.contains("completionMode")) spec["completionMode"] = "NonIndexed";
+  if (!spec.contains("suspend")) spec["suspend"] = false;
+  job["status"] = nlohmann::json::object();
+}
+
+}  // namespace
+
+void admit_create(const ResourceInfo& r, nlohmann::json& obj) {
+  if (!obj.is_object()) throw bad_request("the body must be a JSON object");
+  const std::string kind = obj.value("kind", r.kind);
+  const std::string api_version = obj.value("apiVersion", r.group_version());
+  if (kind != r.kind || api_version != r.group_version()) {
+    throw bad_request("the object's kind " + api_version + "/" + kind + " does not match " +
+                      r.group_version() + "/" + r.kind + " in the URL");
+  }
+  obj["kind"] = r.kind;
+  obj["apiVersion"] = r.group_version();
+  if (r.plural == "pods") default_pod(r, obj);
+  if (r.plural == "nodes") default_node(obj);
+  if (r.plural == "jobs") default_job(r, obj);
+  if (r.plural == "namespaces") obj["status"] = {{"phase", "Active"}};
+  if (r.plural == "poddisruptionbudgets") {
+    const auto& spec = obj.value("spec", nlohmann::json::object());
+    if (spec.contains("minAvailable") && spec.contains("maxUnavailable")) {
+      throw invalid(r, obj,
+                    "spec: Invalid value: minAvailable and maxUnavailable cannot be both set");
+    }
+    obj["status"] = {{"disruptionsAllowed", 0},
+                     {"currentHealthy", 0},
+                     {"desiredHealthy", 0},
+                     {"expectedPods", 0},
+                     {"observedGeneration", 0}};
+  }
+}
+
+bool admit_created(const ResourceInfo& r, nlohmann::json& obj) {
+  if (r.plural != "jobs") return false;
+  const std::string uid = uid_of(obj);
+  auto& spec = obj["spec"];
+  if (!spec.contains("selector")) spec["selector"] = {{"matchLabels", {{"controller-uid", uid}}}};
+  auto& labels = spec["template"]["metadata"]["labels"];
+  labels["controller-uid"] = uid;
+  labels["batch.kubernetes.io/controller-uid"] = uid;
+  labels["job-name"] = name_of(obj);
+  labels["batch.kubernetes.io/job-name"] = name_of(obj);
+  return true;
+}
+
+void admit_update(const ResourceInfo& r, const nlohmann::json& stored, nlohmann::json& obj,
+                  bool status_only) {
+  if (!obj.is_object()) throw bad_request("the body must be a JSON object");
+  obj["kind"] = r.kind;
+  obj["apiVersion"] = r.group_version();
+  if (status_only) {
+    nlohmann::json status = obj.value("status", nlohmann::json::object());
+    std::string rv = meta_string(obj, "resourceVersion");
+    obj = stored;
+    obj["status"] = status;
+    if (!rv.empty()) obj["metadata"]["resourceVersion"] = rv;
+    return;
+  }
+  if (has_status_subresource(r) && stored.contains("status")) obj["status"] = stored["status"];
+}
+
+}  // namespace fitscale::vcluster

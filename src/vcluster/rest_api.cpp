@@ -1,0 +1,297 @@
+#include "vcluster/rest_api.h"
+
+#include <vector>
+
+#include "model/time.h"
+#include "vcluster/admission.h"
+#include "vcluster/api_error.h"
+#include "vcluster/object_meta.h"
+#include "vcluster/patch.h"
+#include "vcluster/protobuf_body.h"
+#include "vcluster/selectors.h"
+
+namespace fitscale::vcluster {
+namespace {
+
+
+std::string query_value(const ApiRequest& req, const std::string& key) {
+  auto it = req.query.find(key);
+  return it == req.query.end() ? "" : it->second;
+}
+
+bool is_status(const ApiRequest& req) { return req.path.subresource == "status"; }
+
+}  // namespace
+
+std::vector<std::string> split_path(const std::string& path) {
+  std::vector<std::string> out;
+  std::size_t start = 0;
+  while (start < path.size()) {
+    auto slash = path.find('/', start);
+    if (slash == std::string::npos) slash = path.size();
+    if (slash > start) out.push_back(path.substr(start, slash - start));
+    start = slash + 1;
+  }
+  return out;
+}
+
+nlohmann::json parse_body(const std::string& body) {
+  try {
+    return nlohmann::json::parse(body);
+  } catch (const nlohmann::json::parse_error& e) {
+    throw bad_request(std::string("the request body is not valid JSON: ") + e.what());
+  }
+}
+
+std::optional<ApiPath> parse_api_path(const std::string& path) {
+  auto seg = split_path(path);
+  std::string group;
+  std::string version;
+  std::size_t i;
+  if (seg.size() >= 3 && seg[0] == "api") {
+    version = seg[1];
+    i = 2;
+  } else if (seg.size() >= 4 && seg[0] == "apis") {
+    group = seg[1];
+    version = seg[2];
+    i = 3;
+  } else {
+    return std::nullopt;
+  }
+  ApiPath p;
+  if (seg[i] == "watch") {
+    p.legacy_watch = true;
+    ++i;
+  }
+  std::vector<std::string> rest(seg.begin() + static_cast<long>(i), seg.end());
+  // namespaces/NS/RESOURCE/... addresses a namespaced resource; namespaces[/NAME[/status]] itself.
+  if (rest.size() >= 3 && rest[0] == "namespaces") {
+    p.ns = rest[1];
+    rest.erase(rest.begin(), rest.begin() + 2);
+  }
+  if (rest.empty() || rest.size() > 3) throw not_found("path", path);
+  p.resource = find_resource(group, version, rest[0]);
+  if (!p.resource) {
+    throw ApiError(404, "NotFound",
+                   "the server could not find the requested resource (" + path + ")");
+  }
+  if (rest.size() >= 2) p.name = rest[1];
+  if (rest.size() == 3) {
+    p.subresource = rest[2];
+    bool known = false;
+    for (const auto& s : p.resource->subresources) known |= s == p.subresource;
+    if (!known)
+      throw ApiError(404, "NotFound",
+                     "the server could not find the requested resource (" + path + ")");
+  }
+  if (!p.resource->namespaced && !p.ns.empty()) throw not_found("path", path);
+  return p;
+}
+
+RestApi::RestApi(ObjectStore& store, const Clock& clock) : store_(store), clock_(clock) {
+  for (const char* ns : {"default", "kube-system", "kube-public", "kube-node-lease"}) {
+    ensure_namespace(ns);
+  }
+}
+
+void RestApi::ensure_namespace(const std::string& ns) {
+  if (ns.empty() || store_.find("namespaces", "", ns)) return;
+  nlohmann::json obj = {{"apiVersion", "v1"}, {"kind", "Namespace"}, {"metadata", {{"name", ns}}}};
+  admit_create(resource_by_plural("namespaces"), obj);
+  try {
+    store_.create("namespaces", "", std::move(obj));
+  } catch (const ApiError&) {
+    // Created concurrently by another request: the namespace exists, which is all we need.
+  }
+}
+
+ApiResponse RestApi::handle(const ApiRequest& req) {
+  try {
+    const std::string& m = req.method;
+    const auto& sub = req.path.subresource;
+    if (m == "GET") return get_or_list(req);
+    if (m == "POST" && sub == "eviction") return evict(req);
+    if (m == "POST" && sub == "binding") return bind(req);
+    if (m == "POST" && req.path.name.empty()) return create(req);
+    if (m == "PUT" && !req.path.name.empty() && (sub.empty() || sub == "status"))
+      return replace(req);
+    if (m == "PATCH" && !req.path.name.empty() && (sub.empty() || sub == "status"))
+      return patch(req);
+    if (m == "DELETE" && !req.path.name.empty() && sub.empty()) return remove(req);
+    if (m == "DELETE" && req.path.name.empty()) return remove_collection(req);
+    throw ApiError(405, "MethodNotAllowed",
+                   "the server does not allow this method on the requested resource");
+  } catch (const ApiError& e) {
+    return {e.code(),
+            status_json(e, req.path.resource ? req.path.resource->plural : "", req.path.name)};
+  } catch (const std::exception& e) {
+    ApiError internal(500, "InternalError", std::string("internal error: ") + e.what());
+    return {500, status_json(internal)};
+  }
+}
+
+ApiResponse RestApi::get_or_list(const ApiRequest& req) {
+  const auto& r = *req.path.resource;
+  if (!req.path.name.empty()) return {200, store_.get(r.plural, req.path.ns, req.path.name)};
+  auto labels = parse_label_selector(query_value(req, "labelSelector"));
+  auto fields = parse_field_selector(query_value(req, "fieldSelector"));
+  auto listed = store_.list(r.plural, req.path.ns);
+  nlohmann::json items = nlohmann::json::array();
+  for (auto& obj : listed.items) {
+    if (matches_labels(labels, obj) && matches_fields(fields, obj)) items.push_back(std::move(obj));
+  }
+  nlohmann::json metadata = {{"resourceVersion", std::to_string(listed.resource_version)}};
+  // Pagination: the continue token is the offset of the next item (no snapshot isolation,
+  // which real clients tolerate because they relist on any change anyway).
+  std::size_t offset = 0;
+  if (auto c = query_value(req, "continue"); !c.empty()) {
+    try {
+      offset = std::stoul(c);
+    } catch (const std::exception&) {
+      throw bad_request("invalid continue token \"" + c + "\"");
+    }
+  }
+  std::size_t limit = 0;
+  if (auto l = query_value(req, "limit"); !l.empty()) {
+    try {
+      limit = std::stoul(l);
+    } catch (const std::exception&) {
+      throw bad_request("invalid limit \"" + l + "\"");
+    }
+  }
+  if (offset > 0 || (limit > 0 && items.size() > limit)) {
+    nlohmann::json page = nlohmann::json::array();
+    std::size_t end = limit > 0 ? std::min(items.size(), offset + limit) : items.size();
+    for (std::size_t i = offset; i < end; ++i) page.push_back(std::move(items[i]));
+    if (end < items.size()) {
+      metadata["continue"] = std::to_string(end);
+      metadata["remainingItemCount"] = items.size() - end;
+    }
+    items = std::move(page);
+  }
+  return {200,
+          {{"kind", r.kind + "List"},
+           {"apiVersion", r.group_version()},
+           {"metadata", metadata},
+           {"items", items}}};
+}
+
+ApiResponse RestApi::create(const ApiRequest& req) {
+  const auto& r = *req.path.resource;
+  if (r.namespaced && req.path.ns.empty()) {
+    throw bad_request("a namespace is required to create " + r.plural);
+  }
+  nlohmann::json obj = req.content_type.rfind("application/vnd.kubernetes.protobuf", 0) == 0
+                           ? decode_protobuf_body(req.body)
+                           : parse_body(req.body);
+  admit_create(r, obj);
+  if (r.namespaced) {
+    const std::string body_ns = namespace_of(obj);
+    if (!body_ns.empty() && body_ns != req.path.ns) {
+      throw bad_request("the namespace of the provided object (" + body_ns +
+                        ") does not match the namespace sent on the request (" + req.path.ns + ")");
+    }
+    ensure_namespace(req.path.ns);
+  }
+  if (query_value(req, "dryRun") == "All") return {201, obj};
+  auto created = store_.create(r.plural, req.path.ns, std::move(obj));
+  if (r.plural == "jobs") {
+    created = store_.mutate(r.plural, req.path.ns, name_of(created),
+                            [&](nlohmann::json& o) { admit_created(r, o); });
+  }
+  return {201, created};
+}
+
+ApiResponse RestApi::replace(const ApiRequest& req) {
+  const auto& r = *req.path.resource;
+  nlohmann::json obj = parse_body(req.body);
+  auto stored = store_.get(r.plural, req.path.ns, req.path.name);
+  admit_update(r, stored, obj, is_status(req));
+  return {200, store_.replace(r.plural, req.path.ns, req.path.name, std::move(obj))};
+}
+
+ApiResponse RestApi::patch(const ApiRequest& req) {
+  const auto& r = *req.path.resource;
+  nlohmann::json p = parse_body(req.body);
+  // Applied under the store's lock, so concurrent patches (labels from two clients) both land.
+  return {200, store_.mutate(r.plural, req.path.ns, req.path.name, [&](nlohmann::json& obj) {
+            nlohmann::json next = apply_patch(obj, p, req.content_type);
+            const std::string want = meta_string(next, "resourceVersion");
+            if (!want.empty() && want != meta_string(obj, "resourceVersion")) {
+              throw conflict(r.plural, req.path.name);
+            }
+            admit_update(r, obj, next, is_status(req));
+            next["metadata"]["name"] = req.path.name;
+            for (const char* f : {"uid", "creationTimestamp", "resourceVersion", "namespace"}) {
+              if (obj["metadata"].contains(f)) next["metadata"][f] = obj["metadata"][f];
+            }
+            obj = std::move(next);
+          })};
+}
+
+nlohmann::json RestApi::delete_object(const ResourceInfo& r, const std::string& ns,
+                                      const std::string& name, std::optional<long> grace_seconds) {
+  if (r.plural == "pods") {
+    auto pod = store_.get("pods", ns, name);
+    const std::string phase = pod_phase(pod);
+    const bool running_on_node =
+        !pod_node(pod).empty() && phase != "Succeeded" && phase != "Failed";
+    if (running_on_node && grace_seconds.value_or(1) > 0) {
+      // Graceful: the pod's kubelet sees deletionTimestamp, stops it, and the pod goes away.
+      return store_.mutate("pods", ns, name, [&](nlohmann::json& p) {
+        if (!is_terminating(p)) {
+          p["metadata"]["deletionTimestamp"] = format_rfc3339(clock_.now());
+          p["metadata"]["deletionGracePeriodSeconds"] = grace_seconds.value_or(30);
+        }
+      });
+    }
+  }
+  if (r.plural == "namespaces") {
+    for (const auto& res : served_resources()) {
+      if (!res.namespaced) continue;
+      for (const auto& obj : store_.list(res.plural, name).items) {
+        try {
+          store_.remove(res.plural, name, name_of(obj));
+        } catch (const ApiError&) {
+          // Already gone: nothing to do.
+        }
+      }
+    }
+  }
+  return store_.remove(r.plural, ns, name);
+}
+
+ApiResponse RestApi::remove(const ApiRequest& req) {
+  std::optional<long> grace;
+  if (auto g = query_value(req, "gracePeriodSeconds"); !g.empty()) grace = std::stol(g);
+  if (!req.body.empty()) {
+    auto opts = parse_body(req.body);
+    if (opts.is_object() && opts.contains("gracePeriodSeconds") &&
+        opts["gracePeriodSeconds"].is_number()) {
+      grace = opts["gracePeriodSeconds"].get<long>();
+    }
+  }
+  return {200, delete_object(*req.path.resource, req.path.ns, req.path.name, grace)};
+}
+
+ApiResponse RestApi::remove_collection(const ApiRequest& req) {
+  const auto& r = *req.path.resource;
+  auto labels = parse_label_selector(query_value(req, "labelSelector"));
+  auto fields = parse_field_selector(query_value(req, "fieldSelector"));
+  nlohmann::json items = nlohmann::json::array();
+  for (const auto& obj : store_.list(r.plural, req.path.ns).items) {
+    if (!matches_labels(labels, obj) || !matches_fields(fields, obj)) continue;
+    try {
+      items.push_back(delete_object(r, namespace_of(obj), name_of(obj), std::nullopt));
+    } catch (const ApiError&) {
+      // Deleted concurrently: fine.
+    }
+  }
+  return {200,
+          {{"kind", r.kind + "List"},
+           {"apiVersion", r.group_version()},
+           {"metadata", nlohmann::json::object()},
+           {"items", items}}};
+}
+
+}  // namespace fitscale::vcluster

@@ -1,0 +1,266 @@
+#include "vcluster/scheduler.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <map>
+#include <optional>
+
+#include "model/error.h"
+#include "model/time.h"
+#include "planner/predicates.h"
+#include "vcluster/api_error.h"
+#include "vcluster/events.h"
+#include "vcluster/object_meta.h"
+#include "vcluster/scheduling_view.h"
+
+namespace fitscale::vcluster {
+namespace {
+
+struct NodeSlot {
+  Node node;
+  Labels canonical;
+  Resources used;
+  std::vector<const Pod*> residents;
+  std::vector<Pod> placed;  // tentatively placed this pass
+};
+
+struct PendingPod {
+  nlohmann::json json;
+  Pod pod;
+};
+
+// Why a pod does not fit on one node, as kube-scheduler words it.
+std::string misfit(const Pod& pod, const NodeSlot& slot) {
+  if (slot.node.state != NodeState::Ready) return "node(s) were not ready";
+  if (slot.node.unschedulable) return "node(s) were unschedulable";
+  if (!planner::labels_admit(pod.node_selector, pod.required_node_affinity, slot.canonical)) {
+    return "node(s) didn't match Pod's node affinity/selector";
+  }
+  if (const Taint* t = first_untolerated(pod.tolerations, slot.node.taints)) {
+    return fmt::format("node(s) had untolerated taint {{{}: {}}}", t->key, t->value);
+  }
+  const Resources avail = slot.node.allocatable - slot.used;
+  if (!planner::fits(pod.requests, avail)) {
+    return "Insufficient " + pod.requests.first_shortfall(avail);
+  }
+  for (const Pod* r : slot.residents) {
+    if (r->ns == pod.ns && planner::anti_affinity_conflict(pod, *r)) {
+      return "node(s) didn't match pod anti-affinity rules";
+    }
+  }
+  for (const Pod& r : slot.placed) {
+    if (r.ns == pod.ns && planner::anti_affinity_conflict(pod, r)) {
+      return "node(s) didn't match pod anti-affinity rules";
+    }
+  }
+  return "";
+}
+
+std::optional<std::pair<std::string, std::int64_t>> gang_of(const Pod& pod) {
+  for (auto key : {label::kGang, label::kPodGroup}) {
+    auto it = pod.labels.find(key);
+    if (it == pod.labels.end()) continue;
+    std::int64_t size = 1;
+    if (auto s = pod.labels.find(label::kGangSize); s != pod.labels.end()) {
+      size = std::atoll(s->second.c_str());
+    } else if (auto a = pod.annotations.find(annotation::kGangSize); a != pod.annotations.end()) {
+      size = std::atoll(a->second.c_str());
+    }
+    return std::make_pair(pod.ns + "/" + it->second, std::max<std::int64_t>(size, 1));
+  }
+  return std::nullopt;
+}
+
+// Most-allocated first: the node where the pod leaves the least room, so pods pack onto nodes
+// the way the planner packed them and empty nodes stay empty (and get removed).
+NodeSlot* best_node(const Pod& pod, std::vector<NodeSlot>& slots, std::map<std::string, int>& why) {
+  NodeSlot* best = nullptr;
+  double best_share = -1;
+  for (auto& s : slots) {
+    std::string reason = misfit(pod, s);
+    if (!reason.empty()) {
+      ++why[reason];
+      continue;
+    }
+    double share = planner::dominant_share(s.used + pod.requests, s.node.allocatable);
+    if (share > best_share) {
+      best_share = share;
+      best = &s;
+    }
+  }
+  return best;
+}
+
+std::string unschedulable_message(std::size_t nodes, const std::map<std::string, int>& why) {
+  std::string msg = fmt::format("0/{} nodes are available", nodes);
+  std::string sep = ": ";
+  for (const auto& [reason, n] : why) {
+    msg += sep + fmt::format("{} {}", n, reason);
+    sep = ", ";
+  }
+  return msg + ".";
+}
+
+void set_condition(nlohmann::json& pod, const std::string& status, const std::string& reason,
+                   const std::string& message, const std::string& now) {
+  auto& conds = pod["status"]["conditions"];
+  if (!conds.is_array()) conds = nlohmann::json::array();
+  for (auto& c : conds) {
+    if (c.value("type", "") == "PodScheduled") {
+      if (c.value("status", "") == status && c.value("reason", "") == reason &&
+          c.value("message", "") == message) {
+        return;
+      }
+      c = {{"type", "PodScheduled"}, {"status", status}, {"lastTransitionTime", now}};
+      if (!reason.empty()) c["reason"] = reason;
+      if (!message.empty()) c["message"] = message;
+      return;
+    }
+  }
+  nlohmann::json c = {{"type", "PodScheduled"}, {"status", status}, {"lastTransitionTime", now}};
+  if (!reason.empty()) c["reason"] = reason;
+  if (!message.empty()) c["message"] = message;
+  conds.push_back(c);
+}
+
+}  // namespace
+
+SchedulerPass schedule_pending_pods(ObjectStore& store, const Clock& clock,
+                                    const std::vector<std::string>& gpu_models) {
+  SchedulerPass pass;
+  const std::string now = format_rfc3339(clock.now());
+  std::vector<NodeSlot> slots;
+  std::map<std::string, std::size_t> slot_by_name;
+  for (const auto& nj : store.list("nodes").items) {
+    try {
+      NodeSlot s;
+      s.node = node_for_scheduling(nj, gpu_models);
+      s.canonical = planner::canonical_labels(s.node.labels, gpu_models);
+      slot_by_name[s.node.name] = slots.size();
+      slots.push_back(std::move(s));
+    } catch (const InputError&) {
+      // A node with malformed allocatable takes no pods.
+    }
+  }
+  std::vector<Pod> bound;
+  std::vector<PendingPod> pending;
+  auto pods = store.list("pods").items;
+  bound.reserve(pods.size());
+  for (auto& pj : pods) {
+    const std::string phase = pod_phase(pj);
+    if (phase == "Succeeded" || phase == "Failed") continue;
+    Pod p;
+    try {
+      p = pod_for_scheduling(pj, gpu_models);
+    } catch (const InputError& e) {
+      continue;  // never schedulable; kubectl describe shows the spec as written
+    }
+    if (!p.node_name.empty()) {
+      bound.push_back(std::move(p));
+      continue;
+    }
+    if (p.terminating) continue;
+    const std::string scheduler = pj["spec"].value("schedulerName", "default-scheduler");
+    if (scheduler != "default-scheduler") continue;
+    pending.push_back(PendingPod{std::move(pj), std::move(p)});
+  }
+  for (const Pod& p : bound) {
+    auto it = slot_by_name.find(p.node_name);
+    if (it == slot_by_name.end()) continue;
+    slots[it->second].used += p.requests;
+    slots[it->second].residents.push_back(&p);
+  }
+  std::stable_sort(pending.begin(), pending.end(), [](const PendingPod& a, const PendingPod& b) {
+    if (a.pod.priority != b.pod.priority) return a.pod.priority > b.pod.priority;
+    return meta_string(a.json, "creationTimestamp") < meta_string(b.json, "creationTimestamp");
+  });
+
+  // Gang members present (bound or pending), to hold back incomplete gangs.
+  std::map<std::string, std::int64_t> gang_members;
+  for (const Pod& p : bound) {
+    if (auto g = gang_of(p)) ++gang_members[g->first];
+  }
+  for (const auto& pp : pending) {
+    if (auto g = gang_of(pp.pod)) ++gang_members[g->first];
+  }
+
+  // Units of scheduling: one pod, or every pending member of a gang.
+  std::vector<std::vector<PendingPod*>> units;
+  std::map<std::string, std::size_t> unit_of_gang;
+  for (auto& pp : pending) {
+    auto g = gang_of(pp.pod);
+    if (!g) {
+      units.push_back({&pp});
+      continue;
+    }
+    auto [it, fresh] = unit_of_gang.emplace(g->first, units.size());
+    if (fresh) units.emplace_back();
+    units[it->second].push_back(&pp);
+  }
+
+  for (auto& unit : units) {
+    std::map<std::string, int> why;
+    std::vector<std::pair<PendingPod*, NodeSlot*>> placed;
+    std::string failure;
+    if (auto g = gang_of(unit.front()->pod); g && gang_members[g->first] < g->second) {
+      failure =
+          fmt::format("gang {} has {} of {} members", g->first, gang_members[g->first], g->second);
+    }
+    for (auto* pp : unit) {
+      if (!failure.empty()) break;
+      NodeSlot* slot = best_node(pp->pod, slots, why);
+      if (!slot) {
+        failure = unschedulable_message(slots.size(), why);
+        break;
+      }
+      slot->used += pp->pod.requests;
+      slot->placed.push_back(pp->pod);
+      placed.emplace_back(pp, slot);
+    }
+    if (!failure.empty()) {
+      // All or nothing: give back what this unit took.
+      for (auto& [pp, slot] : placed) {
+        slot->used -= pp->pod.requests;
+        slot->placed.pop_back();
+      }
+      for (auto* pp : unit) {
+        bool newly = false;
+        try {
+          store.mutate("pods", pp->pod.ns, pp->pod.name, [&](nlohmann::json& pod) {
+            if (!pod_node(pod).empty()) return;
+            nlohmann::json before = pod;
+            set_condition(pod, "False", "Unschedulable", failure, now);
+            newly = pod != before;
+          });
+        } catch (const ApiError&) {
+          continue;  // deleted meanwhile
+        }
+        ++pass.unschedulable;
+        if (newly)
+          record_event(store, clock, pp->json, "Warning", "FailedScheduling", failure,
+                       "default-scheduler");
+      }
+      continue;
+    }
+    for (auto& [pp, slot] : placed) {
+      try {
+        store.mutate("pods", pp->pod.ns, pp->pod.name, [&](nlohmann::json& pod) {
+          if (!pod_node(pod).empty() || is_terminating(pod)) return;
+          pod["spec"]["nodeName"] = slot->node.name;
+          set_condition(pod, "True", "", "", now);
+        });
+      } catch (const ApiError&) {
+        continue;
+      }
+      ++pass.bound;
+      record_event(store, clock, pp->json, "Normal", "Scheduled",
+                   fmt::format("Successfully assigned {}/{} to {}", pp->pod.ns, pp->pod.name,
+                               slot->node.name),
+                   "default-scheduler");
+    }
+  }
+  return pass;
+}
+
+}  // namespace fitscale::vcluster

@@ -1,0 +1,60 @@
+// /fitscale.io/sim-cloud/{instances,launch,terminate,inject,interrupt}: the virtual cluster's
+// cloud, exposed to `fitscale run --provider sim` (RemoteSimCloud) and to tests.
+#include "cloud/sim/sim_cloud_wire.h"
+#include "model/error.h"
+#include "vcluster/api_error.h"
+#include "vcluster/http_server.h"
+#include "vcluster/rest_api.h"
+
+namespace fitscale::vcluster {
+
+void ApiHttpServer::sim_cloud(const std::string& verb, const httplib::Request& req,
+                              httplib::Response& res) {
+  auto reply = [&](int status, const nlohmann::json& body) {
+    res.status = status;
+    res.set_content(body.dump(), "application/json");
+  };
+  try {
+    if (verb == "instances" && req.method == "GET") {
+      nlohmann::json list = nlohmann::json::array();
+      for (const auto& i : bridge_.list_instances()) list.push_back(instance_to_json(i));
+      reply(200, {{"instances", list}});
+      return;
+    }
+    if (req.method != "POST")
+      throw ApiError(405, "MethodNotAllowed", "use POST for sim-cloud/" + verb);
+    const nlohmann::json body = parse_body(req.body.empty() ? "{}" : req.body);
+    if (verb == "launch") {
+      reply(200, launch_result_to_json(bridge_.launch(launch_request_from_json(body))));
+    } else if (verb == "terminate") {
+      if (!body.contains("ids") || !body["ids"].is_array())
+        throw bad_request("terminate: field ids (array) is required");
+      bridge_.terminate(body["ids"].get<std::vector<std::string>>());
+      reply(200, nlohmann::json::object());
+    } else if (verb == "inject") {
+      const std::string offering = body.value("offering", "");
+      if (offering.empty())
+        throw bad_request("inject: field offering (TYPE/ZONE/CAPACITY) is required");
+      bridge_.inject(offering, body.value("code", "InsufficientInstanceCapacity"),
+                     body.value("count", 1));
+      reply(200, nlohmann::json::object());
+    } else if (verb == "interrupt") {
+      const std::string id = body.value("id", "");
+      if (id.empty()) throw bad_request("interrupt: field id is required");
+      bridge_.interrupt(id);
+      reply(200, nlohmann::json::object());
+    } else {
+      throw ApiError(404, "NotFound", "no sim-cloud endpoint \"" + verb + "\"");
+    }
+  } catch (const ApiError& e) {
+    reply(e.code(), status_json(e));
+  } catch (const InputError& e) {
+    reply(400, status_json(bad_request(e.what())));
+  } catch (const nlohmann::json::exception& e) {
+    reply(400, status_json(bad_request(e.what())));
+  } catch (const std::exception& e) {
+    reply(500, status_json(ApiError(500, "InternalError", e.what())));
+  }
+}
+
+}  // namespace fitscale::vcluster
