@@ -36,7 +36,9 @@ if [ ! -f web/node_modules/chart.js/dist/chart.umd.js ]; then
   (cd web && npm install --no-audit --no-fund --silent)
 fi
 
-# Relative paths in ccache's keys: a fresh clone in another folder reuses the objects.
+# Relative paths in ccache's keys, and the build folder left out of them (it is in the keys of
+# -g builds otherwise): a fresh clone or worktree in another folder reuses the objects.
 export CCACHE_BASEDIR="$PWD"
+export CCACHE_NOHASHDIR=1
 cmake -S . -B "$BUILD_DIR" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo "$@" >/dev/null
 cmake --build "$BUILD_DIR" -j"$(nproc)"
