@@ -10,7 +10,7 @@ PACKAGES=(build-essential cmake ninja-build ccache pkg-config
   libgtest-dev libgmock-dev libbenchmark-dev
   libcurl4-openssl-dev libssl-dev libsqlite3-dev libsimdjson-dev libyaml-cpp-dev libcli11-dev
   libspdlog-dev libfmt-dev libpugixml-dev libcpp-httplib-dev nlohmann-json3-dev
-  nodejs npm prometheus chromium kubectl python3 openssl)
+  nodejs npm prometheus chromium kubectl python3 openssl clang-format clang-tidy)
 missing=()
 for p in "${PACKAGES[@]}"; do
   dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p")
