@@ -7,7 +7,7 @@
 namespace fitscale {
 namespace {
 
-constexpr std::int64_t kMiB = 1024 * 1024;
+constexpr std::int64_t kMiB = std::int64_t{1024} * 1024;
 
 // CPU the EKS bootstrap reserves for the kubelet and system, in tenths of a milli-core so the
 // 0.25%-per-core tier stays exact: 6% of core 1, 1% of core 2, 0.5% of cores 3-4, 0.25% above.

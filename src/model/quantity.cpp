@@ -111,7 +111,7 @@ Magnitude magnitude_fast(std::uint64_t digits, int bin, int exp10) {
 }
 
 // Exact decimal arithmetic for the rare inputs with many significant digits.
-Magnitude magnitude_slow(std::string digits, int bin, int exp10) {
+Magnitude magnitude_slow(const std::string& digits, int bin, int exp10) {
   // Multiply the decimal digit string by 2^bin.
   std::vector<int> d;
   d.reserve(digits.size() + 20);
@@ -198,7 +198,7 @@ Quantity Quantity::parse(std::string_view text) {
     for (char c : digits) v = v * 10 + static_cast<std::uint64_t>(c - '0');
     mag = magnitude_fast(v, scale.bin, exp10);
   } else {
-    mag = magnitude_slow(std::move(digits), scale.bin, exp10);
+    mag = magnitude_slow(digits, scale.bin, exp10);
   }
   if (mag.overflow) fail(text, "out of range");
   // Round up (towards +infinity), as Kubernetes does for values finer than a milli-unit.

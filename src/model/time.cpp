@@ -198,7 +198,7 @@ Time parse_rfc3339(std::string_view text) {
   if (!ymd.ok()) bad_time(text, "no such date");
   if (hour > 23 || minute > 59 || second > 60) bad_time(text, "no such time of day");
   const Time days = chr::sys_days{ymd}.time_since_epoch().count();
-  return days * 86400 + hour * 3600 + minute * 60 + second - offset_s;
+  return days * 86400 + Time{hour} * 3600 + Time{minute} * 60 + second - offset_s;
 }
 
 }  // namespace fitscale

@@ -41,8 +41,8 @@ struct SimOptions {
   // With every job finished or refused, how long to let the controller remove the last nodes
   // before the simulator stops them itself; and how long pods may wait with nothing at all
   // running before they are reported as refused (a cap that can never be met, say).
-  Seconds drain_limit_s = 6 * 3600;
-  Seconds stall_limit_s = 2 * 86400;
+  Seconds drain_limit_s = Seconds{6} * 3600;
+  Seconds stall_limit_s = Seconds{2} * 86400;
 };
 
 // Runs the whole trace. `ledger` (may be null) gets the controller's metering and answers its
