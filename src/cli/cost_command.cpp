@@ -1,8 +1,9 @@
 // `fitscale cost --ledger FILE [--by namespace|job|instance-type|capacity-type] [--since T]
-// [--until T] [--json]`: what was spent, from the SQLite ledger that `fitscale run` or
+// [--until T] [--top N] [--json]`: what was spent, from the SQLite ledger that `fitscale run` or
 // `fitscale simulate --ledger` writes. A table for people, JSON for machines. T is RFC 3339
 // ("2026-01-05T12:00:00Z") or a date ("2026-01-05" = its UTC midnight). Only closed intervals
 // are counted: the writer of still-open ones may be gone, so their end is not known.
+#include <algorithm>
 #include <cstdio>
 #include <limits>
 #include <memory>
@@ -23,8 +24,30 @@ struct CostFlags {
   std::string by = "namespace";
   std::string since;
   std::string until;
+  std::size_t top = 0;  // 0 = every row
   bool json = false;
 };
+
+// The costliest `top` rows (rows come sorted by cost), and what the rest add up to, so that
+// `--by job` on a trace of 80,000 jobs answers "who spent it" in a screenful.
+struct Shown {
+  std::vector<cost::CostLine> rows;
+  std::size_t rest_count = 0;
+  Micros rest_micros = 0;
+  Micros rest_idle_micros = 0;
+};
+
+Shown top_rows(const std::vector<cost::CostLine>& lines, std::size_t top) {
+  Shown s;
+  const std::size_t n = top == 0 ? lines.size() : std::min(top, lines.size());
+  s.rows.assign(lines.begin(), lines.begin() + static_cast<std::ptrdiff_t>(n));
+  for (std::size_t i = n; i < lines.size(); ++i) {
+    ++s.rest_count;
+    s.rest_micros += lines[i].micros;
+    s.rest_idle_micros += lines[i].idle_micros;
+  }
+  return s;
+}
 
 constexpr Time kForever = std::numeric_limits<Time>::max() / 4;
 
@@ -64,7 +87,8 @@ int run_cost(const CostFlags& f) {
   if (until <= since) throw InputError("--until must be later than --since");
   const SqliteLedger ledger(f.ledger, SqliteLedger::Mode::ReadOnly);
   const cost::CostReport r = ledger.report(since, until);
-  const auto& lines = lines_for(r, f.by);
+  const Shown shown = top_rows(lines_for(r, f.by), f.top);
+  const auto& lines = shown.rows;
 
   if (f.json) {
     nlohmann::ordered_json out;
@@ -84,6 +108,13 @@ int run_cost(const CostFlags& f) {
                              {"usd", micros_to_dollars(l.micros)},
                              {"idle_micros", l.idle_micros}});
     }
+    if (f.top > 0) {
+      out["top"] = f.top;
+      out["rest"] = {{"rows", shown.rest_count},
+                     {"micros", shown.rest_micros},
+                     {"usd", micros_to_dollars(shown.rest_micros)},
+                     {"idle_micros", shown.rest_idle_micros}};
+    }
     std::printf("%s\n", out.dump(2).c_str());
     return 0;
   }
@@ -92,6 +123,9 @@ int run_cost(const CostFlags& f) {
               r.segments);
   std::size_t width = f.by.size();
   for (const auto& l : lines) width = std::max(width, l.key.size());
+  const std::string rest =
+      "(" + format_count(static_cast<std::int64_t>(shown.rest_count)) + " more)";
+  if (shown.rest_count > 0) width = std::max(width, rest.size());
   std::string header = f.by;
   for (auto& c : header) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
   std::printf("%-*s %16s %16s %7s\n", static_cast<int>(width), header.c_str(), "COST", "OF WHICH IDLE", "SHARE");
@@ -99,6 +133,12 @@ int run_cost(const CostFlags& f) {
     const double share = r.total > 0 ? 100.0 * static_cast<double>(l.micros) / static_cast<double>(r.total) : 0;
     std::printf("%-*s %16s %16s %6.1f%%\n", static_cast<int>(width), l.key.c_str(), dollars(l.micros).c_str(),
                 dollars(l.idle_micros).c_str(), share);
+  }
+  if (shown.rest_count > 0) {
+    const double share =
+        r.total > 0 ? 100.0 * static_cast<double>(shown.rest_micros) / static_cast<double>(r.total) : 0;
+    std::printf("%-*s %16s %16s %6.1f%%\n", static_cast<int>(width), rest.c_str(),
+                dollars(shown.rest_micros).c_str(), dollars(shown.rest_idle_micros).c_str(), share);
   }
   std::printf("%-*s %16s %16s\n", static_cast<int>(width), "TOTAL", dollars(r.total).c_str(), dollars(r.idle).c_str());
   if (r.open_segments > 0) {
@@ -117,6 +157,8 @@ Runner register_cost(CLI::App& app) {
       ->check(CLI::IsMember({"namespace", "job", "instance-type", "capacity-type"}));
   cmd->add_option("--since", f->since, "start, RFC 3339 or YYYY-MM-DD (UTC)");
   cmd->add_option("--until", f->until, "end (exclusive), RFC 3339 or YYYY-MM-DD (UTC)");
+  cmd->add_option("--top", f->top, "show only the N costliest rows, then one line for the rest")
+      ->check(CLI::PositiveNumber);
   cmd->add_flag("--json", f->json, "machine-readable output");
   return [f] { return run_cost(*f); };
 }

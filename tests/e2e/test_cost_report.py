@@ -72,6 +72,20 @@ def main():
         want = f"${node_total / 1e6:,.2f}"
         check(total_line and want in total_line[0], f"table total {total_line} != {want}")
 
+        # --top: the costliest rows only, the rest in one line, still adding up to the total.
+        full = json.loads(cost(ledger, "--by", "job", "--json").stdout)
+        top = json.loads(cost(ledger, "--by", "job", "--top", "2", "--json").stdout)
+        check([row["key"] for row in top["rows"]] == [row["key"] for row in full["rows"][:2]],
+              f"--top 2 rows {top['rows']} are not the two costliest of {full['rows']}")
+        check(top["rest"]["rows"] == len(full["rows"]) - 2 and
+              sum(row["micros"] for row in top["rows"]) + top["rest"]["micros"] == full["total_micros"],
+              f"--top 2 rest {top.get('rest')} does not make up the total")
+        r = cost(ledger, "--by", "job", "--top", "2")
+        more = [l for l in r.stdout.splitlines() if l.startswith(f"({len(full['rows']) - 2} more)")]
+        check(r.returncode == 0 and len(more) == 1, f"--top table has no rest line: {r.stdout}")
+        r = cost(ledger, "--top", "0")
+        check(r.returncode != 0, "--top 0 accepted")
+
         r = cost(ledger, "--since", "yesterday")
         check(r.returncode == 2 and "--since" in r.stderr, f"bad --since: {r.returncode} {r.stderr}")
         r = cost(ledger, "--by", "colour")
