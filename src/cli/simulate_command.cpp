@@ -2,8 +2,11 @@
 // [--report-json FILE] [--report-html FILE] [--ledger FILE]`: replays a job trace through the real
 // controller on a virtual clock and says what it would have cost and how long jobs would have
 // waited. The wall clock is read here only to say how long the replay took.
+#include <unistd.h>
+
 #include <chrono>
 #include <cstdio>
+#include <optional>
 #include <fstream>
 #include <memory>
 #include <string>
@@ -66,9 +69,9 @@ void print_summary(const SimReport& r, const std::string& trace) {
   const double ratio = r.lower_bound_usd > 0 ? r.cost_usd.total / r.lower_bound_usd : 0;
   const double used_pct =
       r.gpu_hours.provisioned > 0 ? 100.0 * r.gpu_hours.used / r.gpu_hours.provisioned : 0;
-  std::printf("fitscale simulate: %s, %s jobs over %s of virtual time (%.1f s wall)\n",
+  std::printf("fitscale simulate: %s, %s jobs over %s of virtual time from %s (%.1f s wall)\n",
               base_name(trace).c_str(), format_count(r.jobs.submitted).c_str(),
-              days(r.sim.virtual_s).c_str(), r.sim.wall_s);
+              days(r.sim.virtual_s).c_str(), r.sim.start.c_str(), r.sim.wall_s);
   std::printf("  jobs        %s completed, %s refused\n", format_count(r.jobs.completed).c_str(),
               format_count(r.jobs.refused).c_str());
   std::printf("  cost        %s  (spot %s, on-demand %s; idle %s)\n",
@@ -101,12 +104,57 @@ void print_summary(const SimReport& r, const std::string& trace) {
     std::printf("  refused     ... and %zu more (see the JSON report)\n", r.refusals.size() - 3);
 }
 
+// A progress line on stderr for replays that take more than a second: rewritten in place on a
+// terminal, one line every 10 s otherwise (so CI logs stay short). The wall clock is read only
+// every 256th loop; the simulator itself never reads it.
+class ProgressLine {
+ public:
+  explicit ProgressLine(std::chrono::steady_clock::time_point start)
+      : start_(start), tty_(isatty(fileno(stderr)) != 0) {}
+  ~ProgressLine() {
+    if (shown_ && tty_) std::fputs("\n", stderr);
+  }
+  ProgressLine(const ProgressLine&) = delete;
+  ProgressLine& operator=(const ProgressLine&) = delete;
+
+  void update(const SimProgress& p) {
+    if ((++calls_ & 255) != 0) return;
+    const auto now = std::chrono::steady_clock::now();
+    const double wall = std::chrono::duration<double>(now - start_).count();
+    if (wall < 1.0 || now < next_) return;
+    next_ = now + (tty_ ? std::chrono::milliseconds(250) : std::chrono::seconds(10));
+    const double pct = p.total_jobs > 0 ? 100.0 * static_cast<double>(p.finished) /
+                                              static_cast<double>(p.total_jobs)
+                                        : 100.0;
+    std::fprintf(stderr, "%ssimulate: day %.1f, %s of %s jobs submitted, %s done (%.0f%%), %.0f s%s",
+                 tty_ ? "\r" : "", static_cast<double>(p.virtual_s) / 86400.0,
+                 format_count(static_cast<std::int64_t>(p.submitted)).c_str(),
+                 format_count(static_cast<std::int64_t>(p.total_jobs)).c_str(),
+                 format_count(static_cast<std::int64_t>(p.finished)).c_str(), pct, wall,
+                 tty_ ? "\x1b[K" : "\n");
+    std::fflush(stderr);
+    shown_ = true;
+  }
+
+ private:
+  std::chrono::steady_clock::time_point start_;
+  std::chrono::steady_clock::time_point next_{};
+  bool tty_;
+  bool shown_ = false;
+  std::uint64_t calls_ = 0;
+};
+
 int run_simulate(const SimulateFlags& f) {
   const auto wall_start = std::chrono::steady_clock::now();
   Config config = f.config.empty() ? Config{} : load_config_file(f.config);
   SimOptions options = sim_options_from_config(config);
   options.seed = f.seed;
   if (f.interval_s > 0) options.interval_s = f.interval_s;
+  std::optional<ProgressLine> progress;
+  if (!f.quiet) {
+    progress.emplace(wall_start);
+    options.progress = [&progress](const SimProgress& p) { progress->update(p); };
+  }
 
   const CatalogOptions catalog_options = catalog_options_from_config(config);
   Catalog catalog =
@@ -132,6 +180,7 @@ int run_simulate(const SimulateFlags& f) {
   }
   report.sim.wall_s =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
+  progress.reset();  // ends the progress line before the summary
 
   if (!f.report_json.empty()) write_file(f.report_json, report_json(report));
   std::string html_note;
@@ -173,7 +222,8 @@ Runner register_simulate(CLI::App& app) {
   sub->add_option("--report-html", flags->report_html, "Write the HTML report here");
   sub->add_option("--ledger", flags->ledger,
                   "Meter costs into this SQLite ledger (read it with fitscale cost)");
-  sub->add_flag("--quiet", flags->quiet, "Print nothing on success");
+  sub->add_flag("--quiet", flags->quiet,
+                "Print nothing on success (no progress line on stderr, no summary)");
   return [flags] { return run_simulate(*flags); };
 }
 

@@ -75,7 +75,8 @@ std::string report_json(const SimReport& r) {
                 {"by_instance_type", std::move(by_type)}};
   j["gpu_hours"] = {{"provisioned", fixed3(r.gpu_hours.provisioned)},
                     {"used", fixed3(r.gpu_hours.used)}};
-  j["sim"] = {{"virtual_s", fixed3(r.sim.virtual_s)},
+  j["sim"] = {{"start", r.sim.start},
+              {"virtual_s", fixed3(r.sim.virtual_s)},
               {"wall_s", fixed3(r.sim.wall_s)},
               {"seed", r.sim.seed},
               {"interval_s", r.sim.interval_s},

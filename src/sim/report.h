@@ -60,6 +60,7 @@ struct SimGpuHours {
 struct SimRunInfo {
   double virtual_s = 0;  // from trace start to the last event
   double wall_s = 0;     // filled by the CLI (the library never reads the wall clock); 0 otherwise
+  std::string start;     // the virtual date of trace second 0, RFC 3339
   std::uint64_t seed = 0;
   Seconds interval_s = 10;
   std::int64_t loops = 0;          // controller reconciles

@@ -683,6 +683,7 @@ SimReport Engine::run() {
   report_.sample_step_s = o_.sample_step_s;
   report_.sim.seed = o_.seed;
   report_.sim.interval_s = o_.interval_s;
+  report_.sim.start = format_rfc3339(o_.start);
   push(0, kSample);
   push(0, kTick);
   if (trace_.empty()) stopped_ = true;
@@ -725,6 +726,7 @@ SimReport Engine::run() {
         break;
       case kTick:
         tick();
+        if (o_.progress) o_.progress({now_, submitted_, terminal_, jobs_.size()});
         break;
     }
   }

@@ -3,6 +3,7 @@
 // simulated cloud (boot delays, spot interruptions, injected capacity failures) and a simulated
 // cluster whose scheduler binds pods to Ready nodes. Same inputs and seed, same report.
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -16,6 +17,15 @@
 #include "sim/trace.h"
 
 namespace fitscale {
+
+// Where a replay is, for a progress line: called after every controller loop (cheap; the caller
+// decides how often to show it).
+struct SimProgress {
+  Seconds virtual_s = 0;       // virtual seconds since trace start
+  std::size_t submitted = 0;   // jobs submitted so far
+  std::size_t finished = 0;    // of which completed or refused
+  std::size_t total_jobs = 0;  // in the trace
+};
 
 struct SimOptions {
   std::uint64_t seed = 1;
@@ -38,6 +48,7 @@ struct SimOptions {
   // Virtual time of trace second 0: a Monday at UTC midnight, so daily and monthly budget
   // periods fall where a person expects them.
   Time start = 1767571200;  // 2026-01-05T00:00:00Z
+  std::function<void(const SimProgress&)> progress;  // none: no progress reports
   // With every job finished or refused, how long to let the controller remove the last nodes
   // before the simulator stops them itself; and how long pods may wait with nothing at all
   // running before they are reported as refused (a cap that can never be met, say).

@@ -47,6 +47,9 @@ def main():
         assert r["cost_usd"]["on_demand"] > 0 and r["cost_usd"]["spot"] > 0, r["cost_usd"]
         assert set(r["cost_usd"]["by_namespace"]) == {"vc-a", "vc-b", "vc-c"}, r["cost_usd"]["by_namespace"]
         assert r["sim"]["seed"] == 42 and r["sim"]["wall_s"] > 0
+        # The virtual date of trace second 0 is in the report and the summary.
+        assert r["sim"]["start"] == "2026-01-05T00:00:00Z", r["sim"]
+        assert "of virtual time from 2026-01-05T00:00:00Z" in p.stdout, p.stdout
         # Costs from the ledger add up: namespaces to the total to the cent, and the excess over
         # the bound, part by part, to total - lower bound; the summary says where it went.
         c = r["cost_usd"]
@@ -74,6 +77,22 @@ def main():
         assert r["cost_usd"]["by_namespace"] == {"team-a": 4.7, "team-b": 2.05}, r["cost_usd"]
         assert r["excess_usd"] == {"boot": 0.54, "idle": 0.21, "lost_to_interruptions": 0, "packing": 0}, \
             r["excess_usd"]
+
+        # A replay that takes more than a second says where it is on stderr (one line every 10 s
+        # when stderr is no terminal); --quiet says nothing at all. A week of Philly with a loop
+        # every 2 s takes several seconds of CPU on the CI machine.
+        out = os.path.join(tmp, "week.json")
+        week = os.path.join(SOURCE_DIR, "data", "traces", "philly-week.csv")
+        p = simulate(["--trace", week, "--interval", "2", "--report-json", out])
+        with open(out) as f:
+            wall = json.load(f)["sim"]["wall_s"]
+        lines = [l for l in p.stderr.splitlines() if l.startswith("simulate: day ")]
+        assert wall < 1.0 or lines, (wall, p.stderr)
+        assert all(re.fullmatch(r"simulate: day [0-9.]+, [0-9,]+ of 14,724 jobs submitted, [0-9,]+ done "
+                                r"\([0-9]+%\), [0-9]+ s", l) for l in lines), lines
+        assert "\r" not in p.stderr, "progress rewritten in place though stderr is no terminal"
+        p = simulate(["--trace", week, "--interval", "2", "--quiet"])
+        assert p.stdout == "" and p.stderr == "", (p.stdout, p.stderr)
 
         # A malformed row stops the command with the file, the line and the column.
         p = simulate(["--trace", os.path.join(TRACES, "malformed.csv")], check=False)
