@@ -173,6 +173,7 @@ main { padding:20px 32px 40px; max-width:1400px; margin:0 auto; }
 .grid { display:grid; grid-template-columns:repeat(auto-fit,minmax(560px,1fr)); gap:16px; }
 .panel { background:#fff; border:1px solid var(--line); border-radius:10px; padding:14px 16px; margin:0; }
 .panel h2 { font-size:15px; margin:0; }
+.note { color:var(--muted); font-size:12.5px; margin:10px 0 0; max-width:70ch; }
 .panel figcaption p { margin:2px 0 8px; color:var(--muted); font-size:12.5px; }
 .chart { position:relative; height:280px; }
 section.tables .wide { grid-column: span 2; }
@@ -400,7 +401,15 @@ std::string report_html(const SimReport& r) {
   h += "<tr><td>total over " + esc(format_usd(r.lower_bound_usd)) + "</td><td class=\"num\">" +
        esc(format_usd(excess)) + "</td><td class=\"num\">" + percent(excess, r.lower_bound_usd) +
        " of the bound</td></tr>\n";
-  h += "</tbody></table></div>\n";
+  h += "</tbody></table>\n";
+  // What the bound is, in the page itself: a person comparing two runs must know that no
+  // autoscaler can reach it, and why.
+  h += "<p class=\"note\" id=\"bound-explained\">The <b>fluid lower bound</b> is what the served "
+       "jobs would cost if every pod paid, for exactly its run time, only its dominant share "
+       "(the largest of its CPU, memory and GPU fractions) of the cheapest offering it fits, with "
+       "no boot time, no idle node, no interruption and no unused room. No real placement reaches "
+       "it; the table above says where the difference goes.</p>\n";
+  h += "</div>\n";
 
   h += "<div class=\"panel\"><h2>Wait times</h2><table><thead><tr><th>wait</th><th "
        "class=\"num\">jobs</th>"

@@ -50,6 +50,11 @@ def main():
             fail(f"total cost {total_text} not in the page text")
         if f"{report['jobs']['completed']} / {report['jobs']['submitted']}" not in body:
             fail("job counts not in the page text")
+        # The page explains the bound it compares against, and says when virtual time starts.
+        if 'id="bound-explained"' not in body or "dominant share" not in body:
+            fail("the page does not explain the lower bound")
+        if f"from {report['sim']['start']}" not in body:
+            fail("the virtual start date is not in the page header")
         for ns in ("team-a", "team-b"):
             if f"<td>{ns}</td>" not in body:
                 fail(f"namespace {ns} missing from the cost table")
