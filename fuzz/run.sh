@@ -36,6 +36,8 @@ case $target in
     cp "$root"/fuzz/seeds/kubeconfig/* "$seeds/" ;;
   aws_xml_fuzz)
     cp "$root"/fuzz/seeds/aws_xml/* "$seeds/" ;;
+  redact_fuzz)
+    cp "$root"/fuzz/seeds/redact/* "$seeds/" ;;
   *)
     echo "unknown target $target" >&2
     exit 2 ;;

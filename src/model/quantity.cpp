@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "model/bounded_text.h"
 #include "model/error.h"
 
 namespace fitscale {
@@ -14,7 +15,7 @@ using i128 = __int128;
 constexpr std::int64_t kMax = std::numeric_limits<std::int64_t>::max();
 
 [[noreturn]] void fail(std::string_view text, std::string_view why) {
-  throw InputError("bad quantity \"" + std::string(text) + "\": " + std::string(why));
+  throw InputError("bad quantity \"" + bounded_text(text) + "\": " + std::string(why));
 }
 
 bool is_digit(char c) { return c >= '0' && c <= '9'; }

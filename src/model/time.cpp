@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <limits>
 
+#include "model/bounded_text.h"
 #include "model/error.h"
 
 namespace fitscale {
@@ -15,7 +16,7 @@ namespace chr = std::chrono;
 bool is_digit(char c) { return c >= '0' && c <= '9'; }
 
 [[noreturn]] void bad_duration(std::string_view text, std::string_view why) {
-  throw InputError("bad duration \"" + std::string(text) + "\": " + std::string(why) +
+  throw InputError("bad duration \"" + bounded_text(text) + "\": " + std::string(why) +
                    " (expected e.g. \"36h\", \"90m\", \"1h30m\")");
 }
 
@@ -33,7 +34,7 @@ std::int64_t unit_ns(std::string_view u) {
 Time floor_div(Time a, Time b) { return a / b - ((a % b != 0) && ((a < 0) != (b < 0)) ? 1 : 0); }
 
 [[noreturn]] void bad_time(std::string_view text, std::string_view why) {
-  throw InputError("bad time \"" + std::string(text) + "\": " + std::string(why) +
+  throw InputError("bad time \"" + bounded_text(text) + "\": " + std::string(why) +
                    " (expected RFC 3339, e.g. \"2026-11-29T21:45:10Z\")");
 }
 
@@ -80,14 +81,14 @@ Seconds parse_duration(std::string_view text) {
       }
       if (!had_whole && i == fs) bad_duration(text, "number has no digits");
     } else if (!had_whole) {
-      bad_duration(text, "expected a number at \"" + std::string(s) + "\"");
+      bad_duration(text, "expected a number at \"" + bounded_text(s, 32) + "\"");
     }
     std::size_t u = i;
     while (u < s.size() && !is_digit(s[u]) && s[u] != '.') ++u;
     const std::string_view unit = s.substr(i, u - i);
     if (unit.empty()) bad_duration(text, "missing unit (ns, us, ms, s, m, h)");
     const std::int64_t ns = unit_ns(unit);
-    if (ns == 0) bad_duration(text, "unknown unit \"" + std::string(unit) + "\"");
+    if (ns == 0) bad_duration(text, "unknown unit \"" + bounded_text(unit, 32) + "\"");
     if (whole > kLimitNs / ns) bad_duration(text, "out of range");
     total_ns += whole * ns + frac * ns / frac_scale;
     if (total_ns > kLimitNs) bad_duration(text, "out of range");

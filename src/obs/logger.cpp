@@ -6,6 +6,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "model/bounded_text.h"
 #include "model/error.h"
 #include "obs/redact.h"
 
@@ -101,7 +102,8 @@ Logger::~Logger() = default;
 
 std::string Logger::format(LogLevel level, std::string_view message,
                            const LogFields& fields) const {
-  const std::string msg = one_line(redact_text(message));
+  // Redacted first (a secret cut in half would no longer be recognised), then cut.
+  const std::string msg = one_line(bounded_text(redact_text(message), kLogValueLimit));
   if (options_.format == LogFormat::Json) {
     nlohmann::ordered_json j;
     if (options_.now) j["ts"] = format_rfc3339(options_.now());
@@ -110,7 +112,7 @@ std::string Logger::format(LogLevel level, std::string_view message,
     for (const auto& [k, v] : fields) {
       // Fields never overwrite the envelope.
       std::string key = (k == "ts" || k == "level" || k == "msg") ? "field_" + k : k;
-      j[key] = redact_field(k, v);
+      j[key] = bounded_text(redact_field(k, v), kLogValueLimit);
     }
     // Invalid UTF-8 in a pod name must not throw out of a log call.
     return j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
@@ -122,7 +124,7 @@ std::string Logger::format(LogLevel level, std::string_view message,
   lvl.resize(5, ' ');
   line += lvl + " " + msg;
   for (const auto& [k, v] : fields) {
-    std::string value = one_line(redact_field(k, v));
+    std::string value = one_line(bounded_text(redact_field(k, v), kLogValueLimit));
     line += " " + k + "=" + (needs_quotes(value) ? quote(value) : value);
   }
   return line;

@@ -1,8 +1,9 @@
 #pragma once
 // fitscale's log: one line per event, human-readable text by default or JSON lines
 // (`--log-format json`) for a log pipeline. Every message and field value is redacted
-// (obs/redact.h) before it is written. There is no global logger: the CLI builds one and passes
-// it to whatever logs.
+// (obs/redact.h) and then cut to kLogValueLimit bytes before it is written, so a line stays short
+// whatever a tenant wrote into an annotation. There is no global logger: the CLI builds one and
+// passes it to whatever logs.
 #include <functional>
 #include <memory>
 #include <ostream>
@@ -26,6 +27,9 @@ enum class LogLevel { Debug, Info, Warn, Error };
 LogFormat parse_log_format(std::string_view s);
 LogLevel parse_log_level(std::string_view s);
 const char* to_string(LogLevel l);
+
+// The message and each field value: longer ones end in "…(N bytes)" (model/bounded_text.h).
+inline constexpr std::size_t kLogValueLimit = 1024;
 
 using LogFields = std::vector<std::pair<std::string, std::string>>;  // printed in this order
 
