@@ -168,6 +168,19 @@ LoopResult Controller::reconcile() {
   const Time now = clock_.now();
   LoopStats stats;
   stats.at = now;
+  const double started = clock_.monotonic_seconds();
+  double phase_started = started;
+  // Seconds since the last call (or the loop's start): each phase ends where the next begins.
+  auto phase_done = [&] {
+    const double t = clock_.monotonic_seconds();
+    const double s = t - phase_started;
+    phase_started = t;
+    return s;
+  };
+  auto finish = [&] {
+    stats.total_s = clock_.monotonic_seconds() - started;
+    recorder_.loop_finished(stats);
+  };
   const bool act = !options_.dry_run;
 
   // --- Anything new? A quiet loop must cost next to nothing (the whole Philly trace is ~900,000
@@ -191,7 +204,8 @@ LoopResult Controller::reconcile() {
   const bool recheck = st.pods_waiting && now - st.last_plan_at >= options_.waiting_recheck_s;
   if (!changed && !timer_due && !recheck) {
     stats.skipped = true;
-    recorder_.loop_finished(stats);
+    stats.observe_s = phase_done();
+    finish();
     return result;
   }
 
@@ -204,7 +218,8 @@ LoopResult Controller::reconcile() {
       // Never act on a view we cannot trust (DESIGN.md); look again next loop.
       st.force_plan = true;
       stats.skipped = true;
-      recorder_.loop_finished(stats);
+      stats.observe_s = phase_done();
+      finish();
       return result;
     }
   }
@@ -330,9 +345,11 @@ LoopResult Controller::reconcile() {
   }
 
   // --- Plan.
+  stats.observe_s = phase_done();
   Plan p = plan(snapshot, catalog_, policy, now);
   result.planned = true;
   st.last_plan_at = now;
+  stats.plan_s = phase_done();
 
   // --- Act (in dry run: record what we would do, do nothing).
   result.acted = act;
@@ -347,9 +364,11 @@ LoopResult Controller::reconcile() {
     st.cloud_generation = cloud_.generation();
   }
   st.next_timer = next_timer(snapshot, policy, now);
+  stats.act_s = phase_done();
 
   recorder_.planned(snapshot, p, stats);
-  recorder_.loop_finished(stats);
+  stats.record_s = phase_done();
+  finish();
   return result;
 }
 

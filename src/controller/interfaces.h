@@ -19,7 +19,12 @@ namespace fitscale {
 class Clock {
  public:
   virtual ~Clock() = default;
+  // Unix time in whole seconds: timestamps, timers, budgets.
   virtual Time now() const = 0;
+  // Seconds on a clock that never jumps (NTP steps, a changed date) and resolves far below one
+  // second: what durations are measured with (the loop's phases). Only differences between two
+  // readings mean anything. A clock without one (a test's hand-set clock) measures with now().
+  virtual double monotonic_seconds() const { return static_cast<double>(now()); }
 };
 
 // ---------------------------------------------------------------------------------------------

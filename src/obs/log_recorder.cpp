@@ -76,7 +76,9 @@ void LogRecorder::loop_finished(const LoopStats& stats) {
   logger_.debug("loop finished", {{"skipped", stats.skipped ? "true" : "false"},
                                   {"observe_s", seconds(stats.observe_s)},
                                   {"plan_s", seconds(stats.plan_s)},
-                                  {"act_s", seconds(stats.act_s)}});
+                                  {"act_s", seconds(stats.act_s)},
+                                  {"record_s", seconds(stats.record_s)},
+                                  {"total_s", seconds(stats.total_s)}});
 }
 
 }  // namespace fitscale::obs

@@ -87,8 +87,13 @@ std::string refusal_reason_label(const ActionRecord& r) {
 MetricsRecorder::MetricsRecorder(MetricsRegistry& reg, MetricsOptions options)
     : options_(std::move(options)),
       loop_duration_(reg.histogram("fitscale_loop_duration_seconds",
-                                   "Duration of one reconcile loop phase (observe, plan, act).",
-                                   {"phase"}, kLoopBuckets, 3)),
+                                   "Duration of one reconcile loop, skipped ones included.", {},
+                                   kLoopBuckets)),
+      loop_phase_duration_(reg.histogram(
+          "fitscale_loop_phase_duration_seconds",
+          "Duration of one phase (observe, plan, act, record) of a reconcile loop; a skipped loop "
+          "only observes.",
+          {"phase"}, kLoopBuckets, 4)),
       loops_(reg.counter(
           "fitscale_loops_total",
           "Reconcile loops run; result=skipped when nothing changed and no plan was made.",
@@ -218,10 +223,12 @@ void MetricsRecorder::planned(const Snapshot& snapshot, const Plan& plan, const 
 }
 
 void MetricsRecorder::loop_finished(const LoopStats& stats) {
-  loop_duration_.observe({"observe"}, stats.observe_s);
+  loop_duration_.observe({}, stats.total_s);
+  loop_phase_duration_.observe({"observe"}, stats.observe_s);
   if (!stats.skipped) {
-    loop_duration_.observe({"plan"}, stats.plan_s);
-    loop_duration_.observe({"act"}, stats.act_s);
+    loop_phase_duration_.observe({"plan"}, stats.plan_s);
+    loop_phase_duration_.observe({"act"}, stats.act_s);
+    loop_phase_duration_.observe({"record"}, stats.record_s);
   }
   loops_.inc({stats.skipped ? "skipped" : "planned"});
   last_loop_.set(static_cast<double>(stats.at));

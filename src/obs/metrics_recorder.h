@@ -35,7 +35,8 @@ class MetricsRecorder final : public Recorder {
 
   MetricsOptions options_;
   // Loop.
-  Family loop_duration_, loops_, last_loop_, pending_, unschedulable_, plan_launches_, plan_usd_;
+  Family loop_duration_, loop_phase_duration_, loops_, last_loop_, pending_, unschedulable_,
+      plan_launches_, plan_usd_;
   // Nodes.
   Family nodes_, launches_, launch_failures_, removals_, interruptions_, never_registered_,
       evictions_;

@@ -190,9 +190,12 @@ MetricsRegistry::Series& MetricsRegistry::series_locked(FamilyData& f, const Lab
   auto it = f.series.find(labels);
   if (it == f.series.end()) {
     LabelValues key = labels;
-    // Keep one slot free for the overflow series so the family never exceeds max_series.
+    // max_series real label sets, then one "_other" slot beside them: the overflow slot is not
+    // one of the max_series (counting it folded the last real series, e.g. the third of three
+    // loop phases, into "_other" in normal operation).
     const LabelValues other(labels.size(), "_other");
-    if (!labels.empty() && f.series.size() + 1 >= f.max_series && labels != other) key = other;
+    const std::size_t real = f.series.size() - f.series.count(other);
+    if (!labels.empty() && real >= f.max_series && labels != other) key = other;
     it = f.series.try_emplace(std::move(key)).first;
     if (f.type == MetricType::Histogram)
       it->second.histogram.bucket_counts.assign(f.bounds.size(), 0);

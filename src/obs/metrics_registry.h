@@ -2,8 +2,8 @@
 // A small thread-safe metrics registry rendering the Prometheus text exposition format 0.0.4.
 //
 // Families are declared once with fixed label names. Label sets are bounded by construction:
-// each family holds at most `max_series` series; a new label set beyond that is folded into one
-// series whose label values are all "_other", so a misbehaving input (thousands of namespaces,
+// each family holds at most `max_series` label sets; a new one beyond that is folded into one
+// more series whose label values are all "_other", so a misbehaving input (thousands of namespaces,
 // free-form error codes) cannot grow the scrape without bound.
 //
 // The controller thread writes, the HTTP thread renders; one mutex guards everything (a scrape

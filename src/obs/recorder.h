@@ -34,9 +34,13 @@ struct ActionRecord {
       fields;  // machine-readable extras (instance_type, count, usd_per_hour, code, ...)
 };
 
+// One reconcile loop, timed on the Clock's monotonic reading. A skipped loop only observed; the
+// record phase is the recorders' planned() calls (metrics, budget alerts, the simulator's
+// report), so loop_finished() sees every phase but its own.
 struct LoopStats {
   Time at = 0;
-  double observe_s = 0, plan_s = 0, act_s = 0;
+  double observe_s = 0, plan_s = 0, act_s = 0, record_s = 0;
+  double total_s = 0;    // the whole loop, phases and what lies between them
   bool skipped = false;  // nothing changed: no plan was made
 };
 

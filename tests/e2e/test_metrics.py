@@ -81,6 +81,26 @@ def main():
             if check.returncode != 0 or check.stdout.strip() or check.stderr.strip():
                 fail(f"promtool check metrics complained (exit {check.returncode}):\n{check.stdout}{check.stderr}")
 
+            # Normal operation fills no overflow series (issue 13: the series limit counted its own
+            # "_other" slot, so the last loop phase and the "skipped" loops were folded into it).
+            if "_other" in text:
+                fail("an _other series in normal operation:\n" +
+                     "\n".join(l for l in text.splitlines() if "_other" in l))
+            # Loops are timed on the monotonic clock (issue 13: always 0), as a whole and by phase.
+            loops = sample(text, "fitscale_loop_duration_seconds_count") or 0
+            if loops < 2 or not (sample(text, "fitscale_loop_duration_seconds_sum") or 0) > 0:
+                fail(f"fitscale_loop_duration_seconds: {loops} loops and a sum of "
+                     f"{sample(text, 'fitscale_loop_duration_seconds_sum')}, want > 0")
+            for phase in ["observe", "plan", "act", "record"]:
+                if not (sample(text, "fitscale_loop_phase_duration_seconds_count", {"phase": phase}) or 0) >= 1:
+                    fail(f"no {phase} phase in fitscale_loop_phase_duration_seconds:\n" +
+                         "\n".join(l for l in text.splitlines() if "phase" in l))
+            if not (sample(text, "fitscale_loop_phase_duration_seconds_sum", {"phase": "plan"}) or 0) > 0:
+                fail("the plan phase took no time at all")
+            if not (sample(text, "fitscale_loops_total", {"result": "planned"}) or 0) >= 1:
+                fail("no planned loop counted under its own label:\n" +
+                     "\n".join(l for l in text.splitlines() if "loops_total" in l))
+
             for name in ["fitscale_loop_duration_seconds_bucket", "fitscale_pending_pods", "fitscale_unschedulable_pods",
                          "fitscale_plan_launches", "fitscale_nodes", "fitscale_launches_total",
                          "fitscale_interruptions_total", "fitscale_never_registered_total",

@@ -159,15 +159,43 @@ TEST_F(Fixture, ActionsBecomeCounters) {
 }
 
 TEST_F(Fixture, LoopPhasesAreTimedSkippedLoopsOnlyObserve) {
-  rec->loop_finished({100, 0.002, 0.03, 0.2, false});
-  rec->loop_finished({110, 0.001, 0, 0, true});
+  rec->loop_finished({.at = 100,
+                      .observe_s = 0.002,
+                      .plan_s = 0.03,
+                      .act_s = 0.2,
+                      .record_s = 0.004,
+                      .total_s = 0.5,
+                      .skipped = false});
+  rec->loop_finished({.at = 110, .observe_s = 0.001, .total_s = 0.0625, .skipped = true});
   auto out = reg.render();
-  EXPECT_NE(out.find("fitscale_loop_duration_seconds_count{phase=\"observe\"} 2\n"),
+  EXPECT_NE(out.find("fitscale_loop_duration_seconds_count 2\n"), std::string::npos) << out;
+  EXPECT_NE(out.find("fitscale_loop_duration_seconds_sum 0.5625\n"), std::string::npos) << out;
+  // 62.5 ms falls in the 0.1 s bucket, 0.5 s in the 0.5 s one.
+  EXPECT_NE(out.find("fitscale_loop_duration_seconds_bucket{le=\"0.05\"} 0\n"), std::string::npos)
+      << out;
+  EXPECT_NE(out.find("fitscale_loop_duration_seconds_bucket{le=\"0.1\"} 1\n"), std::string::npos)
+      << out;
+  EXPECT_NE(out.find("fitscale_loop_duration_seconds_bucket{le=\"0.25\"} 1\n"), std::string::npos)
+      << out;
+  EXPECT_NE(out.find("fitscale_loop_duration_seconds_bucket{le=\"0.5\"} 2\n"), std::string::npos)
+      << out;
+  EXPECT_NE(out.find("fitscale_loop_phase_duration_seconds_count{phase=\"observe\"} 2\n"),
             std::string::npos)
       << out;
-  EXPECT_NE(out.find("fitscale_loop_duration_seconds_count{phase=\"plan\"} 1\n"), std::string::npos)
+  for (const char* phase : {"plan", "act", "record"}) {
+    EXPECT_NE(out.find("fitscale_loop_phase_duration_seconds_count{phase=\"" + std::string(phase) +
+                       "\"} 1\n"),
+              std::string::npos)
+        << phase << "\n"
+        << out;
+  }
+  EXPECT_NE(out.find("fitscale_loop_phase_duration_seconds_sum{phase=\"act\"} 0.2\n"),
+            std::string::npos)
       << out;
+  EXPECT_NE(out.find("fitscale_loops_total{result=\"skipped\"} 1\n"), std::string::npos) << out;
+  EXPECT_NE(out.find("fitscale_loops_total{result=\"planned\"} 1\n"), std::string::npos) << out;
   EXPECT_NE(out.find("fitscale_last_loop_timestamp_seconds 110\n"), std::string::npos) << out;
+  EXPECT_EQ(out.find("_other"), std::string::npos) << out;
 }
 
 }  // namespace

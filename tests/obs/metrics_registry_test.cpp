@@ -61,11 +61,33 @@ TEST(MetricsRegistry, LabelSetsAreBoundedByFoldingIntoOther) {
   auto c = reg.counter("fitscale_refusals_total", "Refusals.", {"reason"}, 3);
   for (int i = 0; i < 100; ++i) c.inc({"reason-" + std::to_string(i)});
   std::string out = reg.render();
-  // Two real series and one overflow series holding the other 98.
+  // Three real series and one overflow series holding the other 97.
   EXPECT_NE(out.find("fitscale_refusals_total{reason=\"reason-0\"} 1\n"), std::string::npos) << out;
   EXPECT_NE(out.find("fitscale_refusals_total{reason=\"reason-1\"} 1\n"), std::string::npos) << out;
-  EXPECT_NE(out.find("fitscale_refusals_total{reason=\"_other\"} 98\n"), std::string::npos) << out;
-  EXPECT_EQ(std::count(out.begin(), out.end(), '\n'), 5);
+  EXPECT_NE(out.find("fitscale_refusals_total{reason=\"reason-2\"} 1\n"), std::string::npos) << out;
+  EXPECT_NE(out.find("fitscale_refusals_total{reason=\"_other\"} 97\n"), std::string::npos) << out;
+  EXPECT_EQ(std::count(out.begin(), out.end(), '\n'), 6);
+  // Further overflow keeps landing in the one "_other" series.
+  c.inc({"reason-100"});
+  EXPECT_EQ(c.value({"_other"}), 98);
+}
+
+// Issue 13: the limit counted the overflow slot, so a family declared for exactly its label
+// values (3 loop phases, 2 loop results) folded its last real one into "_other".
+TEST(MetricsRegistry, AFamilyAtItsLimitKeepsEveryRealSeries) {
+  MetricsRegistry reg;
+  auto loops = reg.counter("fitscale_loops_total", "Loops.", {"result"}, 2);
+  loops.inc({"planned"});
+  loops.inc({"skipped"});
+  auto phases = reg.histogram("fitscale_phase_seconds", "Phases.", {"phase"}, {1}, 3);
+  for (const char* p : {"observe", "plan", "act"}) phases.observe({p}, 0.5);
+  auto gauge = reg.gauge("fitscale_one", "One.", {"k"}, 1);
+  gauge.set({"a"}, 2);
+  const std::string out = reg.render();
+  EXPECT_EQ(out.find("_other"), std::string::npos) << out;
+  EXPECT_EQ(loops.value({"skipped"}), 1);
+  EXPECT_EQ(phases.value({"act"}), 1);
+  EXPECT_EQ(gauge.value({"a"}), 2);
 }
 
 TEST(MetricsRegistry, ClearDropsSeriesOfAVanishedState) {

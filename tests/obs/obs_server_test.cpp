@@ -61,7 +61,7 @@ TEST(Readiness, LeaderWithAStalledLoopTurnsUnready) {
   EXPECT_TRUE(r.ready()) << "a new leader gets three intervals for its first loop";
   now = 1031;
   EXPECT_FALSE(r.ready());
-  r.loop_finished({1031, 0, 0, 0, false});
+  r.loop_finished({.at = 1031});
   EXPECT_TRUE(r.ready());
   now = 1061;
   EXPECT_TRUE(r.ready());
