@@ -21,6 +21,8 @@
 
 #include "cli/aws_setup.h"
 #include "cli/commands.h"
+#include "cli/positive_seconds.h"
+#include "cli/wall_clock.h"
 #include "cloud/aws/api_catalog.h"
 #include "cloud/aws/aws_stack.h"
 #include "cloud/sim/remote_sim_cloud.h"
@@ -62,16 +64,7 @@ struct RunFlags {
   std::string metrics_address;  // "" = the config's metrics.address; "off" = none
   std::string aws_endpoint;
   std::string interruption_queue;
-  std::string log_format = "text";
-};
-
-class WallClock final : public Clock {
- public:
-  Time now() const override {
-    return std::chrono::duration_cast<std::chrono::seconds>(
-               std::chrono::system_clock::now().time_since_epoch())
-        .count();
-  }
+  std::string log_format;  // "" = the config's logFormat (text by default)
 };
 
 std::string default_identity() {
@@ -284,10 +277,27 @@ int run(const RunFlags& f) {
   }
   const Seconds interval_s = f.interval_s > 0 ? f.interval_s : config.controller.interval_s;
   if (f.lease_duration_s < 2) throw InputError("--lease-duration: must be at least 2 seconds");
+  // The flag wins over the file's logFormat. Every line from here on goes through this logger,
+  // the informers' and the leader election's too (DESIGN.md: one logger, passed down).
+  WallClock clock;
+  obs::LoggerOptions log_options;
+  if (!f.log_format.empty())
+    log_options.format = obs::parse_log_format(f.log_format);
+  else if (config.log_format == LogFormat::Json)
+    log_options.format = obs::LogFormat::Json;
+  log_options.now = [&clock] { return clock.now(); };
+  obs::Logger log(log_options);
+
   const KubeConfig kube =
       f.kubeconfig.empty()
           ? in_cluster_config({env("KUBERNETES_SERVICE_HOST"), env("KUBERNETES_SERVICE_PORT")})
           : load_kubeconfig(f.kubeconfig);
+  if (kube.insecure_skip_tls_verify) {
+    log.warn(
+        "kubeconfig: insecure-skip-tls-verify is set: the API server's certificate is not "
+        "checked, anyone on the path can read the token",
+        {{"server", kube.server}});
+  }
   // A certificate or credential the API server refuses is a configuration error: one line and
   // exit 2 now, not informers retrying forever.
   check_api_access(kube);
@@ -299,11 +309,6 @@ int run(const RunFlags& f) {
   const std::string identity = f.id.empty() ? default_identity() : f.id;
 
   SignalWaiter signals;
-  WallClock clock;
-  obs::LoggerOptions log_options;
-  log_options.format = obs::parse_log_format(f.log_format);
-  log_options.now = [&clock] { return clock.now(); };
-  obs::Logger log(log_options);
 
   ProviderHandle provider = make_provider(f, kube, config, clock);
   // Offerings are re-priced in place (spot refresh): the controller's pointers into them stay.
@@ -311,7 +316,7 @@ int run(const RunFlags& f) {
   std::vector<std::string> spot_types;
   bool refresh_spot = false;
   if (provider.aws) {
-    const auto started = std::chrono::steady_clock::now();
+    const double started = clock.monotonic_seconds();
     aws::ApiCatalog api;
     try {
       api = load_api_catalog(*provider.aws, price_table, config, clock.now());
@@ -319,8 +324,7 @@ int run(const RunFlags& f) {
       throw std::runtime_error(std::string("cannot read the instance catalog from the EC2 API: ") +
                                e.what());
     }
-    const double seconds =
-        std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+    const double seconds = clock.monotonic_seconds() - started;
     log_api_catalog(log, api, config, seconds);
     catalog = std::move(api.catalog);
     provider.aws->provider().set_prices(catalog);
@@ -359,14 +363,14 @@ int run(const RunFlags& f) {
 
   KubeViewOptions view_options;
   view_options.instance = identity;
-  KubeClusterView view(kube, clock, default_kube_codecs(catalog.gpu_models), view_options);
+  KubeClusterView view(kube, clock, log, default_kube_codecs(catalog.gpu_models), view_options);
 
   std::unique_ptr<LeaderElector> elector;
   if (!f.dry_run) {
     LeaseOptions lease = LeaseOptions::for_duration(f.lease_duration_s);
     lease.ns = f.lease_namespace;
     lease.identity = identity;
-    elector = std::make_unique<LeaderElector>(kube, clock, lease);
+    elector = std::make_unique<LeaderElector>(kube, clock, log, lease);
   }
   // Writes happen only while we lead; a dry run writes nothing at all.
   std::function<bool()> may_act = [&] { return elector && elector->is_leader(); };
@@ -498,7 +502,9 @@ Runner register_run(CLI::App& app) {
       "aws, the price table merged with what the EC2 API reports");
   sub->add_flag("--dry-run", flags->dry_run, "Log every action it would take and take none");
   sub->add_option("--interval", flags->interval_s,
-                  "Seconds between reconcile loops (default: the config's)");
+                  "Seconds between reconcile loops, at least 1 (default: the config's "
+                  "controller.interval)")
+      ->check(positive_seconds());
   sub->add_option("--lease-namespace", flags->lease_namespace,
                   "Namespace of the leader-election Lease")
       ->capture_default_str();
@@ -516,7 +522,9 @@ Runner register_run(CLI::App& app) {
   sub->add_option("--interruption-queue", flags->interruption_queue,
                   "SQS queue URL with EventBridge spot interruption events (default: the config's "
                   "aws.interruptionQueue)");
-  sub->add_option("--log-format", flags->log_format, "text or json")->capture_default_str();
+  sub->add_option("--log-format", flags->log_format,
+                  "text or json (default: the config's logFormat, else text)")
+      ->check(CLI::IsMember({"text", "json"}));
   return [flags] { return run(*flags); };
 }
 

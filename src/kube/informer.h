@@ -4,8 +4,6 @@
 // ADDED/MODIFIED/DELETED update the cache, BOOKMARK advances the resourceVersion. A 410 Gone
 // (HTTP status or ERROR event) relists; a closed stream re-watches; a failure backs off
 // exponentially and relists. An object that does not decode is skipped and reported, never fatal.
-#include <spdlog/spdlog.h>
-
 #include <atomic>
 #include <chrono>
 #include <condition_variable>
@@ -21,6 +19,7 @@
 #include "kube/informer_cache.h"
 #include "kube/watch_event.h"
 #include "model/error.h"
+#include "obs/logger.h"
 
 namespace fitscale {
 
@@ -57,8 +56,13 @@ struct InformerStats {
 template <class T>
 class Informer {
  public:
-  Informer(KubeConfig config, ResourceCodec<T> codec, InformerOptions options = {})
-      : client_(std::move(config), options.client), codec_(std::move(codec)), options_(options) {}
+  // `log` must outlive the informer (its thread writes to it).
+  Informer(KubeConfig config, ResourceCodec<T> codec, const obs::Logger& log,
+           InformerOptions options = {})
+      : client_(std::move(config), options.client),
+        codec_(std::move(codec)),
+        options_(options),
+        log_(log) {}
   ~Informer() { stop(); }
   Informer(const Informer&) = delete;
   Informer& operator=(const Informer&) = delete;
@@ -105,8 +109,8 @@ class Informer {
       if (r == WatchResult::Stopped) return;
       if (r == WatchResult::Relist) {
         ++stats_.relists_gone;
-        spdlog::info("{} watch: resourceVersion {} is gone (410), relisting", codec_.resource,
-                     resource_version_);
+        log_.info("watch: resourceVersion is gone (410), relisting",
+                  {{"resource", codec_.resource}, {"resource_version", resource_version_}});
         need_list = true;
         continue;
       }
@@ -147,8 +151,9 @@ class Informer {
       if (stop_) return false;
       if (!r.ok()) {
         ++stats_.failures;
-        spdlog::warn("{} list failed: {}", codec_.resource,
-                     r.error.empty() ? "HTTP " + std::to_string(r.status) : r.error);
+        log_.warn("list failed",
+                  {{"resource", codec_.resource},
+                   {"error", r.error.empty() ? "HTTP " + std::to_string(r.status) : r.error}});
         return false;
       }
       try {
@@ -158,13 +163,14 @@ class Informer {
         rv = meta.resource_version;
       } catch (const InputError& e) {
         ++stats_.failures;
-        spdlog::warn("{} list: {}", codec_.resource, e.what());
+        log_.warn("list failed", {{"resource", codec_.resource}, {"error", e.what()}});
         return false;
       }
     } while (!cont.empty() && !stop_);
     if (stop_) return false;
     for (const auto& [key, error] : bad) {
-      spdlog::warn("{} {}: skipped, cannot decode: {}", codec_.resource, key, error);
+      log_.warn("skipped, cannot decode",
+                {{"resource", codec_.resource}, {"object", key}, {"error", error}});
     }
     resource_version_ = rv;
     cache_.replace(std::move(items), std::move(bad));
@@ -182,14 +188,18 @@ class Informer {
       try {
         ev = parse_watch_event(line);
       } catch (const InputError& e) {
-        spdlog::warn("{} watch: {}; reconnecting", codec_.resource, e.what());
+        log_.warn("watch: unreadable event, reconnecting",
+                  {{"resource", codec_.resource}, {"error", e.what()}});
         return false;
       }
       ++stats_.events;
       switch (ev.type) {
         case WatchEventType::Error:
           if (ev.error_code == 410) gone = true;
-          else spdlog::warn("{} watch error {}: {}", codec_.resource, ev.error_code, ev.error_message);
+          else
+            log_.warn("watch error", {{"resource", codec_.resource},
+                                      {"code", std::to_string(ev.error_code)},
+                                      {"error", ev.error_message}});
           return false;
         case WatchEventType::Bookmark:
           break;
@@ -201,7 +211,9 @@ class Informer {
           try {
             cache_.upsert(ev.meta.key(), codec_.decode_object(ev.object_json));
           } catch (const InputError& e) {
-            spdlog::warn("{} {}: skipped, cannot decode: {}", codec_.resource, ev.meta.key(), e.what());
+            log_.warn(
+                "skipped, cannot decode",
+                {{"resource", codec_.resource}, {"object", ev.meta.key()}, {"error", e.what()}});
             cache_.mark_bad(ev.meta.key(), e.what());
           }
           break;
@@ -221,8 +233,10 @@ class Informer {
         return gone ? WatchResult::Relist : WatchResult::Failed;
       case StreamEnd::Failed:
         if (failure.status == 410) return WatchResult::Relist;
-        spdlog::warn("{} watch failed: {}; backing off", codec_.resource,
-                     failure.error.empty() ? "HTTP " + std::to_string(failure.status) : failure.error);
+        log_.warn("watch failed, backing off",
+                  {{"resource", codec_.resource},
+                   {"error", failure.error.empty() ? "HTTP " + std::to_string(failure.status)
+                                                   : failure.error}});
         return WatchResult::Failed;
     }
     return WatchResult::Failed;
@@ -231,6 +245,7 @@ class Informer {
   ApiClient client_;
   ResourceCodec<T> codec_;
   InformerOptions options_;
+  const obs::Logger& log_;
   InformerCache<T> cache_;
   InformerStats stats_;
   std::string resource_version_;

@@ -1,7 +1,5 @@
 #include "kube/kube_cluster_view.h"
 
-#include <spdlog/spdlog.h>
-
 #include <nlohmann/json.hpp>
 
 #include "kube/leader_election.h"
@@ -31,13 +29,14 @@ json taint_json(const Taint& t) {
 
 }  // namespace
 
-KubeClusterView::KubeClusterView(const KubeConfig& config, const Clock& clock, KubeCodecs codecs,
-                                 KubeViewOptions options)
+KubeClusterView::KubeClusterView(const KubeConfig& config, const Clock& clock,
+                                 const obs::Logger& log, KubeCodecs codecs, KubeViewOptions options)
     : clock_(clock),
+      log_(log),
       options_(options),
-      nodes_(config, std::move(codecs.nodes), options.informer),
-      pods_(config, std::move(codecs.pods), options.informer),
-      pdbs_(config, std::move(codecs.pdbs), options.informer),
+      nodes_(config, std::move(codecs.nodes), log, options.informer),
+      pods_(config, std::move(codecs.pods), log, options.informer),
+      pdbs_(config, std::move(codecs.pdbs), log, options.informer),
       writer_(config, options.client) {}
 
 KubeClusterView::~KubeClusterView() { stop(); }
@@ -66,7 +65,7 @@ void KubeClusterView::set_write_gate(std::function<bool()> gate, std::string why
 
 bool KubeClusterView::allowed(const std::string& action) {
   if (!gate_ || gate_()) return true;
-  spdlog::info("not taking action ({}): {}", gate_why_, action);
+  log_.info("not taking action (" + gate_why_ + "): " + action);
   return false;
 }
 
@@ -95,7 +94,7 @@ bool KubeClusterView::cordon(const std::string& node) {
   json patch = {{"spec", {{"unschedulable", true}}}};
   HttpResponse r = writer_.send("PATCH", "/api/v1/nodes/" + node, patch.dump(),
                                 "application/merge-patch+json");
-  if (!r.ok()) spdlog::warn("cordon node {}: {}", node, describe(r));
+  if (!r.ok()) log_.warn("cordon failed", {{"node", node}, {"error", describe(r)}});
   return r.ok();
 }
 
@@ -107,7 +106,7 @@ bool KubeClusterView::add_taint(const std::string& node, const Taint& taint) {
   for (int attempt = 0; attempt < 5; ++attempt) {
     HttpResponse got = writer_.get("/api/v1/nodes/" + node);
     if (!got.ok()) {
-      spdlog::warn("taint node {}: {}", node, describe(got));
+      log_.warn("taint failed", {{"node", node}, {"error", describe(got)}});
       return false;
     }
     json taints = json::array();
@@ -119,7 +118,7 @@ bool KubeClusterView::add_taint(const std::string& node, const Taint& taint) {
         taints = obj["spec"]["taints"];
       }
     } catch (const json::exception& e) {
-      spdlog::warn("taint node {}: unreadable node: {}", node, e.what());
+      log_.warn("taint failed: unreadable node", {{"node", node}, {"error", e.what()}});
       return false;
     }
     for (const auto& t : taints) {
@@ -131,11 +130,11 @@ bool KubeClusterView::add_taint(const std::string& node, const Taint& taint) {
                                   "application/merge-patch+json");
     if (r.ok()) return true;
     if (r.status != 409) {
-      spdlog::warn("taint node {}: {}", node, describe(r));
+      log_.warn("taint failed", {{"node", node}, {"error", describe(r)}});
       return false;
     }
   }
-  spdlog::warn("taint node {}: gave up after repeated conflicts", node);
+  log_.warn("taint failed: gave up after repeated conflicts", {{"node", node}});
   return false;
 }
 
@@ -149,11 +148,11 @@ EvictOutcome KubeClusterView::evict(const std::string& ns, const std::string& po
                                 eviction.dump());
   if (r.ok()) return EvictOutcome::Evicted;
   if (r.status == 429) {
-    spdlog::info("evict pod {}/{}: blocked by a PodDisruptionBudget, will retry", ns, pod);
+    log_.info("eviction blocked by a PodDisruptionBudget, will retry", {{"pod", ns + "/" + pod}});
     return EvictOutcome::BlockedByBudget;
   }
   if (r.status == 404) return EvictOutcome::NotFound;
-  spdlog::warn("evict pod {}/{}: {}", ns, pod, describe(r));
+  log_.warn("eviction failed", {{"pod", ns + "/" + pod}, {"error", describe(r)}});
   return EvictOutcome::Failed;
 }
 
@@ -162,7 +161,7 @@ bool KubeClusterView::delete_node(const std::string& node) {
   if (!allowed("delete node " + node)) return false;
   HttpResponse r = writer_.send("DELETE", "/api/v1/nodes/" + node, "");
   if (r.ok() || r.status == 404) return true;  // gone either way
-  spdlog::warn("delete node {}: {}", node, describe(r));
+  log_.warn("node deletion failed", {{"node", node}, {"error", describe(r)}});
   return false;
 }
 
@@ -211,7 +210,9 @@ void KubeClusterView::record_event(const ObjectRef& about, const std::string& ty
                 {"count", 1}};
   HttpResponse r = writer_.send("POST", "/api/v1/namespaces/" + ns + "/events", event.dump());
   if (!r.ok()) {
-    spdlog::warn("event {} on {} {}: {}", reason, about.kind, about.name, describe(r));
+    log_.warn(
+        "event not recorded",
+        {{"reason", reason}, {"object", about.kind + " " + about.name}, {"error", describe(r)}});
     return;
   }
   events_[key] = SeenEvent{ns, name, 1, now};

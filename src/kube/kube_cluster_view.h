@@ -12,6 +12,7 @@
 #include "controller/interfaces.h"
 #include "kube/api_client.h"
 #include "kube/informer.h"
+#include "obs/logger.h"
 
 namespace fitscale {
 
@@ -32,8 +33,9 @@ struct KubeViewOptions {
 
 class KubeClusterView final : public ClusterView {
  public:
-  KubeClusterView(const KubeConfig& config, const Clock& clock, KubeCodecs codecs,
-                  KubeViewOptions options = {});
+  // `log` must outlive the view (the informers' threads write to it).
+  KubeClusterView(const KubeConfig& config, const Clock& clock, const obs::Logger& log,
+                  KubeCodecs codecs, KubeViewOptions options = {});
   ~KubeClusterView() override;
 
   void start();  // starts the three informers
@@ -61,6 +63,7 @@ class KubeClusterView final : public ClusterView {
   bool allowed(const std::string& action);
 
   const Clock& clock_;
+  const obs::Logger& log_;
   KubeViewOptions options_;
   Informer<Node> nodes_;
   Informer<Pod> pods_;

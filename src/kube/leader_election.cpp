@@ -1,7 +1,5 @@
 #include "kube/leader_election.h"
 
-#include <spdlog/spdlog.h>
-
 #include <nlohmann/json.hpp>
 
 #include "model/error.h"
@@ -24,9 +22,12 @@ LeaseOptions LeaseOptions::for_duration(Seconds duration_s) {
   return o;
 }
 
-LeaderElector::LeaderElector(KubeConfig config, const Clock& clock, LeaseOptions options,
-                             ApiClientOptions client_options)
-    : client_(std::move(config), client_options), clock_(clock), options_(std::move(options)) {
+LeaderElector::LeaderElector(KubeConfig config, const Clock& clock, const obs::Logger& log,
+                             LeaseOptions options, ApiClientOptions client_options)
+    : client_(std::move(config), client_options),
+      clock_(clock),
+      log_(log),
+      options_(std::move(options)) {
   if (options_.identity.empty()) throw InputError("leader election: empty identity");
 }
 
@@ -39,13 +40,14 @@ std::string LeaderElector::lease_path() const {
 void LeaderElector::set_leader(bool leader, bool released) {
   bool was = leader_.exchange(leader);
   if (was == leader) return;
+  const obs::LogFields fields = {{"id", options_.identity},
+                                 {"lease", options_.ns + "/" + options_.name}};
   if (released) {
-    spdlog::info("leader election: {} gives up lease {}/{}", options_.identity, options_.ns, options_.name);
+    log_.info("leader election: giving up the lease", fields);
   } else if (leader) {
-    spdlog::info("leader election: {} acquired lease {}/{}", options_.identity, options_.ns, options_.name);
+    log_.info("leader election: acquired the lease", fields);
   } else {
-    spdlog::warn("leader election: {} is not the leader any more ({}/{}): stopped acting",
-                 options_.identity, options_.ns, options_.name);
+    log_.warn("leader election: not the leader any more, stopped acting", fields);
   }
   if (on_change_) on_change_(leader);
 }
@@ -55,7 +57,7 @@ bool LeaderElector::try_acquire_or_renew() {
   const Seconds renew_deadline = std::max<Seconds>(1, options_.duration_s * 2 / 3);
   // A failed round keeps leadership only while the lease we last wrote is surely still ours.
   auto on_error = [&](const std::string& what) {
-    spdlog::warn("leader election: {}", what);
+    log_.warn("leader election: " + what, {{"lease", options_.ns + "/" + options_.name}});
     if (leader_ && now - last_renew_ >= renew_deadline) set_leader(false);
     return leader_.load();
   };
@@ -134,7 +136,8 @@ bool LeaderElector::try_acquire_or_renew() {
       set_leader(false);
       return false;
     }
-    spdlog::info("leader election: lease held by {} expired, taking over", holder);
+    log_.info("leader election: the lease expired, taking over",
+              {{"holder", holder}, {"lease", options_.ns + "/" + options_.name}});
   }
 
   const bool ours = holder == options_.identity;
@@ -186,7 +189,10 @@ bool LeaderElector::release() {
     spec["renewTime"] = format_micro_time(now);
     set_leader(false, /*released=*/true);  // stop acting before the lease is visibly free
     HttpResponse put = client_.send("PUT", lease_path(), lease.dump());
-    if (put.ok()) spdlog::info("leader election: released lease {}/{}", options_.ns, options_.name);
+    if (put.ok()) {
+      log_.info("leader election: released the lease",
+                {{"lease", options_.ns + "/" + options_.name}});
+    }
     return put.ok();
   } catch (const json::exception&) {
     set_leader(false);

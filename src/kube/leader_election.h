@@ -14,6 +14,7 @@
 
 #include "controller/interfaces.h"
 #include "kube/api_client.h"
+#include "obs/logger.h"
 
 namespace fitscale {
 
@@ -30,7 +31,8 @@ struct LeaseOptions {
 
 class LeaderElector {
  public:
-  LeaderElector(KubeConfig config, const Clock& clock, LeaseOptions options,
+  // `log` must outlive the elector (its thread writes to it).
+  LeaderElector(KubeConfig config, const Clock& clock, const obs::Logger& log, LeaseOptions options,
                 ApiClientOptions client_options = {});
   ~LeaderElector();
   LeaderElector(const LeaderElector&) = delete;
@@ -53,6 +55,7 @@ class LeaderElector {
 
   ApiClient client_;
   const Clock& clock_;
+  const obs::Logger& log_;
   LeaseOptions options_;
   std::atomic<bool> leader_{false};
   std::function<void(bool)> on_change_;

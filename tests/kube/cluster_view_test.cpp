@@ -15,6 +15,7 @@ using testing::eventually;
 struct ClusterViewTest : ::testing::Test {
   FakeApiServer server;
   ManualClock clock;
+  testing::TestLog log;
   std::unique_ptr<KubeClusterView> view;
 
   void SetUp() override {
@@ -23,7 +24,8 @@ struct ClusterViewTest : ::testing::Test {
     KubeViewOptions o;
     o.informer = testing::fast_informer_options();
     o.instance = "host-1";
-    view = std::make_unique<KubeClusterView>(testing::config_for(server.url()), clock, testing::simple_codecs(), o);
+    view = std::make_unique<KubeClusterView>(testing::config_for(server.url()), clock, log.logger,
+                                             testing::simple_codecs(), o);
   }
 };
 

@@ -19,10 +19,12 @@ std::vector<std::string> names(const std::vector<Pod>& pods) {
 
 struct InformerTest : ::testing::Test {
   FakeApiServer server;
+  testing::TestLog log;
   std::unique_ptr<Informer<Pod>> informer;
 
   void start() {
-    informer = std::make_unique<Informer<Pod>>(testing::config_for(server.url()), testing::simple_codecs().pods,
+    informer = std::make_unique<Informer<Pod>>(testing::config_for(server.url()),
+                                               testing::simple_codecs().pods, log.logger,
                                                testing::fast_informer_options());
     informer->start();
     ASSERT_TRUE(eventually([&] { return informer->cache().synced(); }));
@@ -123,8 +125,9 @@ TEST_F(InformerTest, MalformedEventReconnectsAndRelists) {
 
 TEST(InformerNoServer, BacksOffWithoutSyncingAndSyncsWhenTheServerAppears) {
   // A port nobody listens on: the informer keeps retrying, never claims to be synced.
+  testing::TestLog log;
   Informer<Pod> informer(testing::config_for("http://127.0.0.1:1"), testing::simple_codecs().pods,
-                         testing::fast_informer_options());
+                         log.logger, testing::fast_informer_options());
   informer.start();
   ASSERT_TRUE(eventually([&] { return informer.stats().failures.load() >= 3; }));
   EXPECT_FALSE(informer.cache().synced());

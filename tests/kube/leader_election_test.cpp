@@ -28,8 +28,9 @@ TEST(LeaderElection, DefaultsFollowTheLeaseDuration) {
 TEST(LeaderElection, OnlyOneOfTwoReplicasLeads) {
   FakeApiServer server;
   ManualClock clock;
-  LeaderElector a(testing::config_for(server.url()), clock, lease("host-a-1"));
-  LeaderElector b(testing::config_for(server.url()), clock, lease("host-b-2"));
+  testing::TestLog log;
+  LeaderElector a(testing::config_for(server.url()), clock, log.logger, lease("host-a-1"));
+  LeaderElector b(testing::config_for(server.url()), clock, log.logger, lease("host-b-2"));
   EXPECT_TRUE(a.try_acquire_or_renew());   // creates the lease
   EXPECT_FALSE(b.try_acquire_or_renew());  // held and fresh
   clock.advance(5);
@@ -45,8 +46,9 @@ TEST(LeaderElection, OnlyOneOfTwoReplicasLeads) {
 TEST(LeaderElection, StandbyTakesOverAnExpiredLease) {
   FakeApiServer server;
   ManualClock clock;
-  LeaderElector a(testing::config_for(server.url()), clock, lease("host-a-1"));
-  LeaderElector b(testing::config_for(server.url()), clock, lease("host-b-2"));
+  testing::TestLog log;
+  LeaderElector a(testing::config_for(server.url()), clock, log.logger, lease("host-a-1"));
+  LeaderElector b(testing::config_for(server.url()), clock, log.logger, lease("host-b-2"));
   ASSERT_TRUE(a.try_acquire_or_renew());
   ASSERT_FALSE(b.try_acquire_or_renew());
   clock.advance(16);  // a died: no renewal for longer than the lease
@@ -63,8 +65,9 @@ TEST(LeaderElection, StandbyTakesOverAnExpiredLease) {
 TEST(LeaderElection, ReleaseLetsTheStandbyInWithoutWaiting) {
   FakeApiServer server;
   ManualClock clock;
-  LeaderElector a(testing::config_for(server.url()), clock, lease("host-a-1"));
-  LeaderElector b(testing::config_for(server.url()), clock, lease("host-b-2"));
+  testing::TestLog log;
+  LeaderElector a(testing::config_for(server.url()), clock, log.logger, lease("host-a-1"));
+  LeaderElector b(testing::config_for(server.url()), clock, log.logger, lease("host-b-2"));
   ASSERT_TRUE(a.try_acquire_or_renew());
   ASSERT_FALSE(b.try_acquire_or_renew());
   EXPECT_TRUE(a.release());
@@ -76,7 +79,8 @@ TEST(LeaderElection, ReleaseLetsTheStandbyInWithoutWaiting) {
 TEST(LeaderElection, LosingTheWriteRaceMeansNotLeading) {
   FakeApiServer server;
   ManualClock clock;
-  LeaderElector a(testing::config_for(server.url()), clock, lease("host-a-1"));
+  testing::TestLog log;
+  LeaderElector a(testing::config_for(server.url()), clock, log.logger, lease("host-a-1"));
   ASSERT_TRUE(a.try_acquire_or_renew());
   // Someone else takes the lease (e.g. an admin, or a replica with a faster clock).
   auto l = server.leases().at("kube-system/fitscale");
@@ -90,10 +94,11 @@ TEST(LeaderElection, LosingTheWriteRaceMeansNotLeading) {
 TEST(LeaderElection, ThreadAcquiresAndStopReleases) {
   FakeApiServer server;
   ManualClock clock;
+  testing::TestLog log;
   LeaseOptions o = lease("host-a-1");
   o.retry_period = std::chrono::milliseconds(20);
   o.renew_period = std::chrono::milliseconds(20);
-  LeaderElector a(testing::config_for(server.url()), clock, o);
+  LeaderElector a(testing::config_for(server.url()), clock, log.logger, o);
   std::atomic<int> changes{0};
   a.start([&](bool) { ++changes; });
   ASSERT_TRUE(testing::eventually([&] { return a.is_leader(); }));
@@ -101,6 +106,15 @@ TEST(LeaderElection, ThreadAcquiresAndStopReleases) {
   EXPECT_FALSE(a.is_leader());
   EXPECT_EQ(changes.load(), 2);
   EXPECT_EQ(server.leases().at("kube-system/fitscale")["spec"]["holderIdentity"], "");
+  // Both transitions went to the logger it was given, as JSON lines (issue 13: they went to
+  // spdlog's global logger on stdout, in text, whatever --log-format said).
+  const std::string lines = log.text();
+  EXPECT_NE(
+      lines.find(R"({"level":"info","msg":"leader election: acquired the lease","id":"host-a-1")"),
+      std::string::npos)
+      << lines;
+  EXPECT_NE(lines.find(R"("msg":"leader election: released the lease")"), std::string::npos)
+      << lines;
 }
 
 }  // namespace

@@ -6,12 +6,14 @@
 #include <chrono>
 #include <functional>
 #include <nlohmann/json.hpp>
+#include <sstream>
 #include <thread>
 
 #include "controller/interfaces.h"
 #include "kube/informer.h"
 #include "kube/kube_cluster_view.h"
 #include "model/error.h"
+#include "obs/logger.h"
 
 namespace fitscale::testing {
 
@@ -23,6 +25,14 @@ class ManualClock final : public Clock {
 
  private:
   std::atomic<Time> t_;
+};
+
+// What the code under test logs: JSON lines in a stream a test may read once the threads that
+// write it have stopped.
+struct TestLog {
+  std::ostringstream out;
+  obs::Logger logger{obs::LoggerOptions{obs::LogFormat::Json, obs::LogLevel::Debug, {}}, out};
+  std::string text() const { return out.str(); }
 };
 
 inline bool eventually(const std::function<bool()>& done,
