@@ -1,7 +1,13 @@
 // `fitscale cluster`: serves a virtual Kubernetes cluster on loopback (see
 // src/vcluster/virtual_cluster.h) and writes a kubeconfig for kubectl and `fitscale run`.
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
 #include <csignal>
 #include <cstdio>
+#include <cstring>
 #include <ctime>
 #include <fstream>
 #include <map>
@@ -11,6 +17,7 @@
 
 #include "cli/aws_setup.h"
 #include "cli/commands.h"
+#include "cli/wall_clock.h"
 #include "cloud/sim/sim_cloud.h"
 #include "kube/kubeconfig.h"
 #include "model/catalog.h"
@@ -23,11 +30,6 @@
 
 namespace fitscale::cli {
 namespace {
-
-class WallClock final : public Clock {
- public:
-  Time now() const override { return static_cast<Time>(std::time(nullptr)); }
-};
 
 struct ClusterFlags {
   std::string listen = "127.0.0.1:0";
@@ -108,6 +110,14 @@ void check_tls_flags(const ClusterFlags& f) {
 
 void write_kubeconfig(const std::string& path, const std::string& server, const std::string& name,
                       const std::string& token, const std::string& ca_pem) {
+  // It holds a bearer token: readable by its owner only, also when an older one (0644) was there.
+  const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+  if (fd < 0 || ::fchmod(fd, 0600) != 0) {
+    const std::string why = std::strerror(errno);
+    if (fd >= 0) ::close(fd);
+    throw InputError(path + ": cannot write the kubeconfig: " + why);
+  }
+  ::close(fd);
   std::ofstream out(path, std::ios::trunc);
   if (!out) throw InputError(path + ": cannot write the kubeconfig");
   out << "apiVersion: v1\n"

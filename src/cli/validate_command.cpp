@@ -7,6 +7,7 @@
 #include "cli/commands.h"
 #include "model/config.h"
 #include "model/money.h"
+#include "obs/redact.h"
 
 namespace fitscale::cli {
 namespace {
@@ -36,7 +37,9 @@ void print_summary(const Config& c) {
   } else {
     std::string t;
     for (int x : c.alerts.thresholds) t += (t.empty() ? "" : ", ") + std::to_string(x) + "%";
-    std::printf("alerts: %s at %s of usdPerDay and usdPerMonth\n", c.alerts.webhook.c_str(), t.c_str());
+    // The path of a webhook URL is its credential (anyone who has it may post): host only.
+    std::printf("alerts: %s at %s of usdPerDay and usdPerMonth\n",
+                obs::url_origin(c.alerts.webhook).c_str(), t.c_str());
   }
   std::string zones;
   for (const auto& z : c.zones) zones += (zones.empty() ? "" : ", ") + z;

@@ -1,5 +1,8 @@
 #include "cost/sqlite_db.h"
 
+#include <fcntl.h>
+#include <unistd.h>
+
 #include <stdexcept>
 
 #include "model/error.h"
@@ -7,6 +10,13 @@
 namespace fitscale::cost {
 
 SqliteDb::SqliteDb(const std::string& path, bool create) : path_(path) {
+  if (create) {
+    // A ledger is spend data: readable by its owner only. SQLite would create the file 0644
+    // (less the umask); created empty here first, it keeps this mode, and SQLite gives its
+    // -wal and -shm files the database file's mode.
+    const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+    if (fd >= 0) ::close(fd);
+  }
   const int flags = SQLITE_OPEN_READWRITE | (create ? SQLITE_OPEN_CREATE : 0) | SQLITE_OPEN_NOMUTEX;
   if (sqlite3_open_v2(path.c_str(), &db_, flags, nullptr) != SQLITE_OK) {
     const std::string why = db_ != nullptr ? sqlite3_errmsg(db_) : "out of memory";

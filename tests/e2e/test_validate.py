@@ -19,6 +19,7 @@ def main():
     r = validate(os.path.join(SRC, "examples", "config.yaml"))
     check(r.returncode == 0, f"example: exit {r.returncode}: {r.stderr}")
     check("config.yaml: ok" in r.stdout, f"example: no ok line: {r.stdout}")
+    check("XXXX" not in r.stdout, f"example: the webhook's path was printed: {r.stdout}")
     check("namespace research-a" in r.stdout and "usdPerJob $20,000" in r.stdout and "maxRuntime 72h" in r.stdout,
           f"example: research-a budget not shown: {r.stdout}")
 
@@ -51,11 +52,22 @@ def main():
             check(expected in r.stderr, f"{name}: stderr {r.stderr!r} lacks {expected!r}")
             check("ok" not in r.stdout, f"{name}: printed ok")
 
+        # A webhook URL's path is its credential (anyone holding it may post to the channel):
+        # validate shows the host only, and never a password in the URL.
+        r = validate(write_file(d, "hook.yaml",
+                                "alerts:\n  webhook: https://bot:pa55word@hooks.slack.com:443/services/T0/B0/XXXXSECRET\n"))
+        check(r.returncode == 0, f"webhook: exit {r.returncode}: {r.stderr}")
+        check("alerts: https://hooks.slack.com:443/\u2026 at 50%, 80%, 100%" in r.stdout,
+              f"webhook: the alerts line does not show scheme://host/\u2026: {r.stdout!r}")
+        check("XXXXSECRET" not in r.stdout + r.stderr and "pa55word" not in r.stdout + r.stderr,
+              f"webhook: its secret path or password was printed: {r.stdout!r}")
+
         r = validate(os.path.join(d, "missing.yaml"))
         check(r.returncode == 2 and "missing.yaml" in r.stderr, f"missing file: {r.returncode} {r.stderr}")
 
     check.exit_if_failed()
-    print("ok: validate accepts the example and the empty file, refuses 8 bad configs naming the key")
+    print("ok: validate accepts the example and the empty file, refuses 8 bad configs naming the key, "
+          "hides a webhook's secret path")
 
 
 if __name__ == "__main__":
