@@ -10,7 +10,8 @@ PACKAGES=(build-essential cmake ninja-build ccache pkg-config
   libgtest-dev libgmock-dev libbenchmark-dev
   libcurl4-openssl-dev libssl-dev libsqlite3-dev libsimdjson-dev libyaml-cpp-dev libcli11-dev
   libspdlog-dev libfmt-dev libpugixml-dev libcpp-httplib-dev nlohmann-json3-dev
-  nodejs npm prometheus chromium kubectl python3 openssl clang-format clang-tidy)
+  nodejs npm prometheus chromium kubectl python3 openssl clang-format clang-tidy
+  python3-kubernetes)
 missing=()
 for p in "${PACKAGES[@]}"; do
   dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p")
@@ -34,6 +35,10 @@ fi
 
 if [ ! -f web/node_modules/chart.js/dist/chart.umd.js ]; then
   (cd web && npm install --no-audit --no-fund --silent)
+fi
+# The official JavaScript Kubernetes client, for the e2e tests of the virtual cluster.
+if [ ! -f tests/e2e/js/node_modules/@kubernetes/client-node/package.json ]; then
+  (cd tests/e2e/js && npm install --no-audit --no-fund --silent)
 fi
 
 # Relative paths in ccache's keys, and the build folder left out of them (it is in the keys of

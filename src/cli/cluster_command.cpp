@@ -25,6 +25,7 @@
 #include "model/file_text.h"
 #include "obs/metrics_registry.h"
 #include "obs/obs_server.h"
+#include "vcluster/self_signed_tls.h"
 #include "vcluster/tls_context.h"
 #include "vcluster/virtual_cluster.h"
 
@@ -42,7 +43,8 @@ struct ClusterFlags {
   bool verbose = false;
   std::string ec2_endpoint;  // aws: the nodes are this EC2 API's instances tagged with the cluster
   std::string metrics_address = "127.0.0.1:0";  // "off" = none
-  // HTTPS (kube-apiserver's flag names). Empty = plain HTTP.
+  // HTTPS (kube-apiserver's flag names). Empty = a generated CA and serving certificate.
+  bool plain_http = false;
   std::string tls_cert_file;
   std::string tls_private_key_file;
   std::string client_ca_file;      // clients then need a certificate it signed, or the token
@@ -98,13 +100,15 @@ void check_tls_flags(const ClusterFlags& f) {
                          ? "--tls-private-key-file needs --tls-cert-file (give both or neither)"
                          : "--tls-cert-file needs --tls-private-key-file (give both or neither)");
   }
-  if (f.tls_cert_file.empty() && !f.client_ca_file.empty()) {
-    throw InputError(
-        "--client-ca-file needs HTTPS: give --tls-cert-file and --tls-private-key-file");
+  if (f.plain_http && !f.tls_cert_file.empty()) {
+    throw InputError("--plain-http and --tls-cert-file exclude each other");
+  }
+  if (f.plain_http && !f.client_ca_file.empty()) {
+    throw InputError("--client-ca-file needs HTTPS: leave out --plain-http");
   }
   if (f.tls_cert_file.empty() && !f.kubeconfig_ca_file.empty()) {
     throw InputError(
-        "--kubeconfig-ca-file needs HTTPS: give --tls-cert-file and --tls-private-key-file");
+        "--kubeconfig-ca-file needs --tls-cert-file (without it the generated CA is written)");
   }
 }
 
@@ -150,10 +154,17 @@ int run_cluster(const ClusterFlags& f) {
                               : vcluster::read_certificate_pem(f.tls_cert_file, "--tls-cert-file");
   if (!f.client_ca_file.empty())
     vcluster::read_certificate_pem(f.client_ca_file, "--client-ca-file");
-  const std::string kubeconfig_ca =
+  std::string kubeconfig_ca =
       f.kubeconfig_ca_file.empty()
           ? ""
           : vcluster::read_certificate_pem(f.kubeconfig_ca_file, "--kubeconfig-ca-file");
+  // No certificate given: HTTPS with a CA made now, which the kubeconfig then carries.
+  vcluster::GeneratedTls generated;
+  if (f.tls_cert_file.empty() && !f.plain_http) {
+    generated = vcluster::generate_serving_tls({host, "127.0.0.1", "::1", "localhost"},
+                                               static_cast<Time>(std::time(nullptr)));
+    kubeconfig_ca = generated.ca_pem;
+  }
   // A kubeconfig whose CA cannot verify the server would fail every kubectl call: refuse it now.
   if (!kubeconfig_ca.empty()) {
     const std::string why = vcluster::verify_against(serving_pem, kubeconfig_ca);
@@ -194,7 +205,8 @@ int run_cluster(const ClusterFlags& f) {
   }
   options.watch_history = f.watch_history;
   options.http.token = random_token();
-  options.http.tls = {f.tls_cert_file, f.tls_private_key_file, f.client_ca_file};
+  options.http.tls = {f.tls_cert_file, f.tls_private_key_file, f.client_ca_file,
+                      generated.cert_pem, generated.key_pem};
   auto log = [](const std::string& line) {
     std::fprintf(stderr, "fitscale cluster: %s\n", line.c_str());
     std::fflush(stderr);
@@ -212,7 +224,7 @@ int run_cluster(const ClusterFlags& f) {
   vcluster::VirtualCluster cluster(catalog, cloud, injectable, clock, options);
   const int bound = cluster.listen(host, port);
   const std::string server =
-      (f.tls_cert_file.empty() ? "http://" : "https://") + host + ":" + std::to_string(bound);
+      (f.plain_http ? "http://" : "https://") + host + ":" + std::to_string(bound);
   write_kubeconfig(f.kubeconfig_out, server, f.cluster_name, options.http.token, kubeconfig_ca);
   std::printf("listening on %s\n", server.c_str());
   std::printf("kubeconfig written to %s\n", f.kubeconfig_out.c_str());
@@ -270,16 +282,19 @@ Runner register_cluster(CLI::App& app) {
                   "serve /metrics, /healthz, /readyz here (port 0 = a free port; off = none)")
       ->capture_default_str();
   cmd->add_flag("--verbose", flags->verbose, "log every API request to stderr");
-  cmd->add_option(
-      "--tls-cert-file", flags->tls_cert_file,
-      "serve HTTPS with this PEM certificate (and chain); needs --tls-private-key-file");
+  cmd->add_flag("--plain-http", flags->plain_http,
+                "serve plain HTTP (default: HTTPS with a CA generated at start and written into "
+                "the kubeconfig)");
+  cmd->add_option("--tls-cert-file", flags->tls_cert_file,
+                  "serve HTTPS with this PEM certificate (and chain) instead of a generated one; "
+                  "needs --tls-private-key-file");
   cmd->add_option("--tls-private-key-file", flags->tls_private_key_file,
                   "PEM private key of --tls-cert-file");
   cmd->add_option("--client-ca-file", flags->client_ca_file,
-                  "with HTTPS: every request needs a client certificate signed by this CA or the "
+                  "every request needs a client certificate signed by this CA or the "
                   "kubeconfig's bearer token (401 otherwise)");
   cmd->add_option("--kubeconfig-ca-file", flags->kubeconfig_ca_file,
-                  "with HTTPS: CA that signed --tls-cert-file, written into the kubeconfig as "
+                  "with --tls-cert-file: CA that signed it, written into the kubeconfig as "
                   "certificate-authority-data (default: none, clients use the system CAs)");
   cmd->add_option(
       "--ec2-endpoint", flags->ec2_endpoint,

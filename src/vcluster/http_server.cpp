@@ -5,6 +5,7 @@
 #include "model/error.h"
 #include "vcluster/api_error.h"
 #include "vcluster/discovery.h"
+#include "vcluster/openapi.h"
 #include "vcluster/selectors.h"
 #include "vcluster/watch_stream.h"
 
@@ -21,7 +22,7 @@ void send(httplib::Response& res, int status, const nlohmann::json& body) {
 void send_error(httplib::Response& res, const ApiError& e) { send(res, e.code(), status_json(e)); }
 
 std::unique_ptr<httplib::Server> make_server(const TlsFiles& tls) {
-  if (tls.cert_file.empty()) return std::make_unique<httplib::Server>();
+  if (!tls.enabled()) return std::make_unique<httplib::Server>();
   // httplib calls the setup back inside its constructor and only reports a bool: keep the
   // reason (which file, what is wrong with it) to throw once it has returned.
   std::string error;
@@ -115,12 +116,6 @@ bool ApiHttpServer::discovery(const std::string& path, httplib::Response& res) {
     res.set_content("ok", "text/plain");
     return true;
   }
-  if (path.rfind("/openapi/", 0) == 0) {
-    // No OpenAPI documents: kubectl then skips client-side validation (--validate=false) and
-    // uses JSON merge semantics.
-    send_error(res, ApiError(404, "NotFound", "the server could not find the requested resource"));
-    return true;
-  }
   auto seg = split_path(path);
   if (seg.size() == 1 && seg[0] == "api") {
     send(res, 200, core_api_versions(address_));
@@ -166,6 +161,12 @@ void ApiHttpServer::dispatch(const httplib::Request& req, httplib::Response& res
     sim_cloud(req.path.substr(prefix.size()), req, res);
     return;
   }
+  if (req.method == "GET" && req.path.rfind("/openapi/", 0) == 0) {
+    const OpenApiAnswer doc = openapi_answer(req.path, req.get_header_value("Accept"));
+    res.status = doc.status;
+    res.set_content(doc.body, doc.content_type);
+    return;
+  }
   if (req.method == "GET" && discovery(req.path, res)) return;
   std::optional<ApiPath> path;
   try {
@@ -186,7 +187,9 @@ void ApiHttpServer::dispatch(const httplib::Request& req, httplib::Response& res
   ar.content_type = req.get_header_value("Content-Type");
 
   const std::string watch = ar.query.count("watch") ? ar.query["watch"] : "";
-  if (req.method == "GET" && (path->legacy_watch || watch == "true" || watch == "1")) {
+  // As apimachinery reads booleans: the Python client sends watch=True.
+  const bool watching = !watch.empty() && watch != "0" && watch != "false" && watch != "False";
+  if (req.method == "GET" && (path->legacy_watch || watching)) {
     auto w = std::make_shared<WatchRequest>();
     try {
       w->resource = path->resource;
@@ -220,6 +223,14 @@ void ApiHttpServer::dispatch(const httplib::Request& req, httplib::Response& res
     return;
   }
   ApiResponse out = api_.handle(ar);
+  for (const auto& w : out.warnings) {
+    res.headers.emplace("Warning", "299 - " + nlohmann::json(w).dump());
+  }
+  if (out.text) {
+    res.status = out.status;
+    res.set_content(*out.text, "text/plain");
+    return;
+  }
   send(res, out.status, out.body);
 }
 

@@ -21,7 +21,7 @@ struct HttpServerOptions {
   // credentials; with tls.client_ca_file set, a request needs this token or a client
   // certificate signed by that CA, and gets 401 with neither.
   std::string token;
-  // HTTPS when tls.cert_file is set (tls.key_file then too); empty = plain HTTP.
+  // HTTPS when tls.enabled() (files or in-memory PEM); otherwise plain HTTP.
   TlsFiles tls;
   std::size_t worker_threads = 64;
   std::function<void(const std::string&)> log;  // one line per request; empty = quiet
@@ -36,7 +36,7 @@ class ApiHttpServer {
   void stop();
   // For extra endpoints (/metrics, /healthz from obs) mounted before serve().
   httplib::Server& http() { return *server_; }
-  bool tls() const { return !options_.tls.cert_file.empty(); }
+  bool tls() const { return options_.tls.enabled(); }
 
  private:
   void dispatch(const httplib::Request& req, httplib::Response& res);

@@ -11,6 +11,7 @@
 #include "vcluster/api_error.h"
 #include "vcluster/events.h"
 #include "vcluster/object_meta.h"
+#include "vcluster/priority_class.h"
 
 namespace fitscale::vcluster {
 namespace {
@@ -22,12 +23,45 @@ std::string owner_job_uid(const nlohmann::json& pod) {
   return "";
 }
 
-nlohmann::json pod_from_template(const nlohmann::json& job) {
+constexpr const char* kCompletionIndex = "batch.kubernetes.io/job-completion-index";
+
+bool indexed(const nlohmann::json& job) {
+  return job["spec"].value("completionMode", "NonIndexed") == "Indexed";
+}
+
+// The completion index of a pod of an Indexed Job; -1 when it has none (or not a number).
+std::int64_t completion_index(const nlohmann::json& pod) {
+  const std::string v = annotation_of(pod, kCompletionIndex);
+  if (v.empty() || v.find_first_not_of("0123456789") != std::string::npos || v.size() > 9)
+    return -1;
+  return std::stoll(v);
+}
+
+// "0-2,4,6-7": the form of status.completedIndexes.
+std::string compress_indexes(const std::set<std::int64_t>& indexes) {
+  std::string out;
+  for (auto it = indexes.begin(); it != indexes.end();) {
+    std::int64_t first = *it, last = *it;
+    for (++it; it != indexes.end() && *it == last + 1; ++it) last = *it;
+    if (!out.empty()) out += ",";
+    out += first == last ? std::to_string(first) : fmt::format("{}-{}", first, last);
+  }
+  return out;
+}
+
+// index < 0: a NonIndexed Job's pod. With an index, as the Job controller does for Indexed
+// Jobs: the annotation and label, the JOB_COMPLETION_INDEX environment variable (from the
+// annotation) in every container, and hostname JOB-INDEX.
+nlohmann::json pod_from_template(const nlohmann::json& job, std::int64_t index) {
   const auto& tmpl = job["spec"]["template"];
   nlohmann::json md = tmpl.value("metadata", nlohmann::json::object());
   md.erase("name");
   md.erase("namespace");
-  md["generateName"] = name_of(job) + "-";
+  md["generateName"] = name_of(job) + "-" + (index >= 0 ? std::to_string(index) + "-" : "");
+  if (index >= 0) {
+    md["annotations"][kCompletionIndex] = std::to_string(index);
+    md["labels"][kCompletionIndex] = std::to_string(index);
+  }
   md["ownerReferences"] = {{{"apiVersion", "batch/v1"},
                             {"kind", "Job"},
                             {"name", name_of(job)},
@@ -35,6 +69,20 @@ nlohmann::json pod_from_template(const nlohmann::json& job) {
                             {"controller", true},
                             {"blockOwnerDeletion", true}}};
   nlohmann::json spec = tmpl["spec"];
+  if (index >= 0) {
+    const nlohmann::json env = {
+        {"name", "JOB_COMPLETION_INDEX"},
+        {"valueFrom",
+         {{"fieldRef",
+           {{"fieldPath", std::string("metadata.annotations['") + kCompletionIndex + "']"}}}}}};
+    for (const char* list : {"initContainers", "containers"}) {
+      if (!spec.contains(list) || !spec[list].is_array()) continue;
+      for (auto& c : spec[list]) {
+        if (c.is_object()) c["env"].push_back(env);
+      }
+    }
+    if (!spec.contains("hostname")) spec["hostname"] = name_of(job) + "-" + std::to_string(index);
+  }
   if (!spec.contains("activeDeadlineSeconds") && job["spec"].contains("activeDeadlineSeconds")) {
     spec["activeDeadlineSeconds"] = job["spec"]["activeDeadlineSeconds"];
   }
@@ -72,38 +120,35 @@ JobPass run_job_controller(ObjectStore& store, const Clock& clock) {
     const std::string uid = owner_job_uid(p);
     if (!uid.empty()) pods_of[uid].push_back(&p);
   }
-  std::set<std::string> job_uids;
-  for (const auto& job : jobs) job_uids.insert(uid_of(job));
-  for (const auto& [uid, owned] : pods_of) {
-    if (job_uids.count(uid)) continue;
-    for (const auto* p : owned) {
-      try {
-        store.remove("pods", namespace_of(*p), name_of(*p));
-        ++pass.pods_collected;
-      } catch (const ApiError&) {
-      }
-    }
-  }
-
   for (const auto& job : jobs) {
+    // Being deleted (foreground): its pods are the garbage collector's; none are replaced.
+    if (is_terminating(job)) continue;
     const std::string ns = namespace_of(job);
     const std::string name = name_of(job);
     const auto& spec = job["spec"];
     std::int64_t active = 0, succeeded = 0, failed = 0, ready = 0;
+    std::set<std::int64_t> succeeded_indexes, busy_indexes;  // Indexed Jobs
     for (const auto* p : pods_of[uid_of(job)]) {
       const std::string phase = pod_phase(*p);
-      if (phase == "Succeeded")
+      if (phase == "Succeeded") {
         ++succeeded;
-      else if (phase == "Failed")
+        succeeded_indexes.insert(completion_index(*p));
+      } else if (phase == "Failed") {
         ++failed;
-      else if (!is_terminating(*p)) {
+      } else if (!is_terminating(*p)) {
         ++active;
+        busy_indexes.insert(completion_index(*p));
         if (phase == "Running") ++ready;
       }
     }
     const std::int64_t parallelism = spec.value("parallelism", 1);
     const std::int64_t completions = spec.value("completions", parallelism);
     const std::int64_t backoff_limit = spec.value("backoffLimit", 6);
+    const bool is_indexed = indexed(job);
+    succeeded_indexes.erase(-1);
+    // An Indexed Job completes when every index in [0, completions) has succeeded once.
+    const std::int64_t done =
+        is_indexed ? static_cast<std::int64_t>(succeeded_indexes.size()) : succeeded;
     const bool finished = has_condition(job, "Complete") || has_condition(job, "Failed");
     nlohmann::json new_condition;
     std::int64_t to_create = 0;
@@ -111,17 +156,26 @@ JobPass run_job_controller(ObjectStore& store, const Clock& clock) {
       if (failed > backoff_limit) {
         new_condition = condition("Failed", "BackoffLimitExceeded",
                                   "Job has reached the specified backoff limit", now);
-      } else if (succeeded >= completions) {
+      } else if (done >= completions) {
         new_condition = condition("Complete", "", "", now);
       } else if (!spec.value("suspend", false)) {
-        to_create =
-            std::max<std::int64_t>(0, std::min(parallelism, completions - succeeded) - active);
+        to_create = std::max<std::int64_t>(0, std::min(parallelism, completions - done) - active);
       }
     }
+    // The indexes the new pods take: the lowest ones neither succeeded nor running.
+    std::vector<std::int64_t> next_indexes;
+    for (std::int64_t i = 0; is_indexed && i < completions &&
+                             static_cast<std::int64_t>(next_indexes.size()) < to_create;
+         ++i) {
+      if (!succeeded_indexes.count(i) && !busy_indexes.count(i)) next_indexes.push_back(i);
+    }
+    if (is_indexed) to_create = static_cast<std::int64_t>(next_indexes.size());
     for (std::int64_t i = 0; i < to_create; ++i) {
-      nlohmann::json pod = pod_from_template(job);
+      nlohmann::json pod =
+          pod_from_template(job, is_indexed ? next_indexes[static_cast<std::size_t>(i)] : -1);
       try {
         admit_create(resource_by_plural("pods"), pod);
+        resolve_pod_priority(store, pod);
         auto created = store.create("pods", ns, std::move(pod));
         ++active;
         ++pass.pods_created;
@@ -154,6 +208,7 @@ JobPass run_job_controller(ObjectStore& store, const Clock& clock) {
         st["succeeded"] = succeeded;
         st["failed"] = failed;
         st["ready"] = ready;
+        if (is_indexed) st["completedIndexes"] = compress_indexes(succeeded_indexes);
         if (!new_condition.is_null()) {
           if (new_condition["type"] == "Complete") {
             st["completionTime"] = now;

@@ -2,7 +2,7 @@
 // batch/v1 Jobs: a Job becomes up to `parallelism` pods (ownerReferences to the Job, labels
 // job-name / controller-uid), replacement pods after failures up to backoffLimit, and its
 // status (active, succeeded, failed, conditions Complete / Failed) follows its pods. Pods whose
-// Job is gone are garbage-collected (background propagation, kubectl's default).
+// Job is gone are left to the garbage collector (garbage_collector.h).
 //
 // The Job's activeDeadlineSeconds and its fitscale.io/sim-duration and fitscale.io/max-runtime
 // annotations are copied onto pods whose template does not set them, so the planner and the
@@ -14,7 +14,6 @@ namespace fitscale::vcluster {
 
 struct JobPass {
   int pods_created = 0;
-  int pods_collected = 0;
 };
 
 JobPass run_job_controller(ObjectStore& store, const Clock& clock);

@@ -1,11 +1,13 @@
 // The pods/eviction and pods/binding subresources of RestApi: eviction is where
 // PodDisruptionBudgets are enforced (429 when the budget allows no disruption), binding is how
-// an external scheduler assigns a pod to a node.
+// an external scheduler assigns a pod to a node, log is the simulated container's output
+// (pod_log.h).
 #include <fmt/format.h>
 
 #include "model/time.h"
 #include "vcluster/api_error.h"
 #include "vcluster/object_meta.h"
+#include "vcluster/pod_log.h"
 #include "vcluster/rest_api.h"
 #include "vcluster/selectors.h"
 
@@ -71,6 +73,25 @@ ApiResponse RestApi::bind(const ApiRequest& req) {
     pod["spec"]["nodeName"] = node;
   });
   return {201, success_status()};
+}
+
+ApiResponse RestApi::pod_log(const ApiRequest& req) {
+  PodLogOptions options;
+  auto q = [&](const char* k) {
+    auto it = req.query.find(k);
+    return it == req.query.end() ? std::string() : it->second;
+  };
+  options.container = q("container");
+  options.timestamps = q("timestamps") == "true" || q("timestamps") == "1";
+  if (const std::string t = q("tailLines"); !t.empty()) {
+    try {
+      options.tail_lines = std::stol(t);
+    } catch (const std::exception&) {
+      throw bad_request("invalid tailLines \"" + t + "\"");
+    }
+  }
+  // follow=true gets what there is and ends: a simulated container prints nothing later.
+  return {200, nullptr, pod_log_text(store_.get("pods", req.path.ns, req.path.name), options)};
 }
 
 }  // namespace fitscale::vcluster

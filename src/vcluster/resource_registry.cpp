@@ -9,7 +9,7 @@ const std::vector<ResourceInfo>& served_resources() {
   static const std::vector<ResourceInfo> kResources = {
       {"", "v1", "namespaces", "namespace", "Namespace", false, {"ns"}, {"status"}},
       {"", "v1", "nodes", "node", "Node", false, {"no"}, {"status"}},
-      {"", "v1", "pods", "pod", "Pod", true, {"po"}, {"status", "eviction", "binding"}},
+      {"", "v1", "pods", "pod", "Pod", true, {"po"}, {"status", "eviction", "binding", "log"}},
       {"", "v1", "events", "event", "Event", true, {"ev"}, {}},
       {"coordination.k8s.io", "v1", "leases", "lease", "Lease", true, {}, {}},
       {"policy",
@@ -21,6 +21,14 @@ const std::vector<ResourceInfo>& served_resources() {
        {"pdb"},
        {"status"}},
       {"batch", "v1", "jobs", "job", "Job", true, {}, {"status"}},
+      {"scheduling.k8s.io",
+       "v1",
+       "priorityclasses",
+       "priorityclass",
+       "PriorityClass",
+       false,
+       {"pc"},
+       {}},
       // Stored as plain objects so fitscale's own install manifests (deploy/manifests) can be
       // applied and dry-run against the virtual cluster (tests/e2e/test_deploy.py).
       {"", "v1", "configmaps", "configmap", "ConfigMap", true, {"cm"}, {}},

@@ -5,8 +5,11 @@
 #include "model/time.h"
 #include "vcluster/admission.h"
 #include "vcluster/api_error.h"
+#include "vcluster/field_validation.h"
+#include "vcluster/garbage_collector.h"
 #include "vcluster/object_meta.h"
 #include "vcluster/patch.h"
+#include "vcluster/priority_class.h"
 #include "vcluster/protobuf_body.h"
 #include "vcluster/selectors.h"
 
@@ -92,6 +95,7 @@ RestApi::RestApi(ObjectStore& store, const Clock& clock) : store_(store), clock_
   for (const char* ns : {"default", "kube-system", "kube-public", "kube-node-lease"}) {
     ensure_namespace(ns);
   }
+  ensure_system_priority_classes(store_);
 }
 
 void RestApi::ensure_namespace(const std::string& ns) {
@@ -109,6 +113,7 @@ ApiResponse RestApi::handle(const ApiRequest& req) {
   try {
     const std::string& m = req.method;
     const auto& sub = req.path.subresource;
+    if (m == "GET" && sub == "log") return pod_log(req);
     if (m == "GET") return get_or_list(req);
     if (m == "POST" && sub == "eviction") return evict(req);
     if (m == "POST" && sub == "binding") return bind(req);
@@ -184,7 +189,10 @@ ApiResponse RestApi::create(const ApiRequest& req) {
   nlohmann::json obj = req.content_type.rfind("application/vnd.kubernetes.protobuf", 0) == 0
                            ? decode_protobuf_body(req.body)
                            : parse_body(req.body);
+  auto warnings = check_fields(r, obj, query_value(req, "fieldValidation"));
   admit_create(r, obj);
+  if (r.plural == "priorityclasses") admit_priority_class(store_, obj);
+  if (r.plural == "pods") resolve_pod_priority(store_, obj);
   if (r.namespaced) {
     const std::string body_ns = namespace_of(obj);
     if (!body_ns.empty() && body_ns != req.path.ns) {
@@ -193,29 +201,33 @@ ApiResponse RestApi::create(const ApiRequest& req) {
     }
     ensure_namespace(req.path.ns);
   }
-  if (query_value(req, "dryRun") == "All") return {201, obj};
+  if (query_value(req, "dryRun") == "All") return {201, obj, std::nullopt, warnings};
   auto created = store_.create(r.plural, req.path.ns, std::move(obj));
   if (r.plural == "jobs") {
     created = store_.mutate(r.plural, req.path.ns, name_of(created),
                             [&](nlohmann::json& o) { admit_created(r, o); });
   }
-  return {201, created};
+  return {201, created, std::nullopt, warnings};
 }
 
 ApiResponse RestApi::replace(const ApiRequest& req) {
   const auto& r = *req.path.resource;
   nlohmann::json obj = parse_body(req.body);
+  auto warnings = check_fields(r, obj, query_value(req, "fieldValidation"));
   auto stored = store_.get(r.plural, req.path.ns, req.path.name);
   admit_update(r, stored, obj, is_status(req));
-  return {200, store_.replace(r.plural, req.path.ns, req.path.name, std::move(obj))};
+  return {200, store_.replace(r.plural, req.path.ns, req.path.name, std::move(obj)), std::nullopt,
+          warnings};
 }
 
 ApiResponse RestApi::patch(const ApiRequest& req) {
   const auto& r = *req.path.resource;
   nlohmann::json p = parse_body(req.body);
   // Applied under the store's lock, so concurrent patches (labels from two clients) both land.
-  return {200, store_.mutate(r.plural, req.path.ns, req.path.name, [&](nlohmann::json& obj) {
+  std::vector<std::string> warnings;
+  auto patched = store_.mutate(r.plural, req.path.ns, req.path.name, [&](nlohmann::json& obj) {
             nlohmann::json next = apply_patch(obj, p, req.content_type);
+            warnings = check_fields(r, next, query_value(req, "fieldValidation"));
             const std::string want = meta_string(next, "resourceVersion");
             if (!want.empty() && want != meta_string(obj, "resourceVersion")) {
               throw conflict(r.plural, req.path.name);
@@ -226,7 +238,8 @@ ApiResponse RestApi::patch(const ApiRequest& req) {
               if (obj["metadata"].contains(f)) next["metadata"][f] = obj["metadata"][f];
             }
             obj = std::move(next);
-          })};
+          });
+  return {200, patched, std::nullopt, warnings};
 }
 
 nlohmann::json RestApi::delete_object(const ResourceInfo& r, const std::string& ns,
@@ -264,14 +277,28 @@ nlohmann::json RestApi::delete_object(const ResourceInfo& r, const std::string& 
 ApiResponse RestApi::remove(const ApiRequest& req) {
   std::optional<long> grace;
   if (auto g = query_value(req, "gracePeriodSeconds"); !g.empty()) grace = std::stol(g);
+  nlohmann::json opts = nlohmann::json::object();
   if (!req.body.empty()) {
-    auto opts = parse_body(req.body);
+    opts = parse_body(req.body);
     if (opts.is_object() && opts.contains("gracePeriodSeconds") &&
         opts["gracePeriodSeconds"].is_number()) {
       grace = opts["gracePeriodSeconds"].get<long>();
     }
   }
-  return {200, delete_object(*req.path.resource, req.path.ns, req.path.name, grace)};
+  // Owner-reference propagation (garbage_collector.h).
+  const auto& r = *req.path.resource;
+  switch (deletion_propagation(r, query_value(req, "propagationPolicy"), opts)) {
+    case Propagation::kForeground:
+      if (r.plural != "pods" && r.plural != "namespaces")
+        return {200, begin_foreground_deletion(store_, r, req.path.ns, req.path.name, clock_)};
+      break;
+    case Propagation::kOrphan:
+      orphan_dependents(store_, uid_of(store_.get(r.plural, req.path.ns, req.path.name)));
+      break;
+    case Propagation::kBackground:
+      break;  // the garbage collector's next pass deletes the dependents
+  }
+  return {200, delete_object(r, req.path.ns, req.path.name, grace)};
 }
 
 ApiResponse RestApi::remove_collection(const ApiRequest& req) {

@@ -39,8 +39,18 @@ struct ApiRequest {
 };
 
 struct ApiResponse {
+  ApiResponse() = default;
+  ApiResponse(int status_code, nlohmann::json json_body,
+              std::optional<std::string> text_body = std::nullopt,
+              std::vector<std::string> warning_texts = {})
+      : status(status_code),
+        body(std::move(json_body)),
+        text(std::move(text_body)),
+        warnings(std::move(warning_texts)) {}
   int status = 200;
   nlohmann::json body;
+  std::optional<std::string> text;  // a text/plain body instead of `body` (pods/log)
+  std::vector<std::string> warnings;  // sent as `Warning: 299 - "..."` headers
 };
 
 class RestApi {
@@ -58,6 +68,7 @@ class RestApi {
   ApiResponse remove_collection(const ApiRequest& req);
   ApiResponse evict(const ApiRequest& req);
   ApiResponse bind(const ApiRequest& req);
+  ApiResponse pod_log(const ApiRequest& req);
   nlohmann::json delete_object(const ResourceInfo& r, const std::string& ns,
                                const std::string& name, std::optional<long> grace_seconds);
   void ensure_namespace(const std::string& ns);

@@ -46,27 +46,42 @@ std::string read_certificate_pem(const std::string& path, const std::string& wha
 
 void configure_tls(SSL_CTX& ctx, const TlsFiles& files) {
   ERR_clear_error();
-  read_certificate_pem(files.cert_file, "TLS certificate");
+  const bool in_memory = files.cert_file.empty();
+  const std::string cert_name = in_memory ? "(generated)" : files.cert_file;
+  const std::string key_name = in_memory ? "(generated)" : files.key_file;
+  const std::string cert_pem =
+      in_memory ? files.cert_pem : read_certificate_pem(files.cert_file, "TLS certificate");
   // Parsed here rather than by SSL_CTX_use_PrivateKey_file, which reports a key of another
   // certificate and a file that is no key alike.
   const std::string key_pem =
-      read_file_text(files.key_file, "TLS private key", kMaxCredentialFileBytes);
+      in_memory ? files.key_pem
+                : read_file_text(files.key_file, "TLS private key", kMaxCredentialFileBytes);
   std::unique_ptr<BIO, decltype(&BIO_free)> bio(
       BIO_new_mem_buf(key_pem.data(), static_cast<int>(key_pem.size())), &BIO_free);
   std::unique_ptr<EVP_PKEY, decltype(&EVP_PKEY_free)> key(
       PEM_read_bio_PrivateKey(bio.get(), nullptr, nullptr, nullptr), &EVP_PKEY_free);
   if (!key) {
-    throw InputError("TLS private key " + files.key_file +
-                     ": not an unencrypted PEM private key (" + openssl_reason() + ")");
+    throw InputError("TLS private key " + key_name + ": not an unencrypted PEM private key (" +
+                     openssl_reason() + ")");
   }
   SSL_CTX_set_min_proto_version(&ctx, TLS1_2_VERSION);
   SSL_CTX_set_options(&ctx, SSL_OP_NO_COMPRESSION | SSL_OP_NO_SESSION_RESUMPTION_ON_RENEGOTIATION);
-  if (SSL_CTX_use_certificate_chain_file(&ctx, files.cert_file.c_str()) != 1) {
-    throw InputError("TLS certificate " + files.cert_file + ": " + openssl_reason());
+  // The first certificate serves, the rest is its chain (what use_certificate_chain_file does).
+  std::unique_ptr<BIO, decltype(&BIO_free)> certs(
+      BIO_new_mem_buf(cert_pem.data(), static_cast<int>(cert_pem.size())), &BIO_free);
+  X509* leaf = PEM_read_bio_X509(certs.get(), nullptr, nullptr, nullptr);
+  if (leaf == nullptr || SSL_CTX_use_certificate(&ctx, leaf) != 1) {
+    if (leaf) X509_free(leaf);
+    throw InputError("TLS certificate " + cert_name + ": " + openssl_reason());
   }
+  X509_free(leaf);
+  while (X509* extra = PEM_read_bio_X509(certs.get(), nullptr, nullptr, nullptr)) {
+    SSL_CTX_add0_chain_cert(&ctx, extra);  // owned by the context now
+  }
+  ERR_clear_error();  // the read past the last certificate always "fails"
   if (SSL_CTX_use_PrivateKey(&ctx, key.get()) != 1 || SSL_CTX_check_private_key(&ctx) != 1) {
-    throw InputError("TLS private key " + files.key_file + ": does not belong to the certificate " +
-                     files.cert_file + " (" + openssl_reason() + ")");
+    throw InputError("TLS private key " + key_name + ": does not belong to the certificate " +
+                     cert_name + " (" + openssl_reason() + ")");
   }
   if (files.client_ca_file.empty()) return;
   read_certificate_pem(files.client_ca_file, "client CA");

@@ -11,6 +11,11 @@ struct TlsFiles {
   std::string cert_file;       // serving certificate, optionally followed by its chain (PEM)
   std::string key_file;        // its private key (PEM, unencrypted)
   std::string client_ca_file;  // CA bundle for client certificates; empty = none asked for
+  // In-memory alternative to cert_file/key_file (the generated pair of self_signed_tls.h);
+  // used when cert_file is empty.
+  std::string cert_pem;
+  std::string key_pem;
+  bool enabled() const { return !cert_file.empty() || !cert_pem.empty(); }
 };
 
 // Loads the files into `ctx` (TLS 1.2 or later). With a client CA the server asks every client

@@ -1,5 +1,6 @@
 #include "vcluster/virtual_cluster.h"
 
+#include "vcluster/garbage_collector.h"
 #include "vcluster/job_controller.h"
 #include "vcluster/kubelets.h"
 #include "vcluster/pdb_controller.h"
@@ -58,6 +59,7 @@ void VirtualCluster::tick() {
   };
   guarded("cloud bridge", [this] { bridge_.tick(); });
   guarded("job controller", [this] { run_job_controller(store_, clock_); });
+  guarded("garbage collector", [this] { run_garbage_collector(store_, api_); });
   guarded("scheduler", [this] { schedule_pending_pods(store_, clock_, catalog_.gpu_models); });
   guarded("kubelets", [this] { run_kubelets(store_, clock_); });
   guarded("disruption budgets", [this] { update_disruption_budgets(store_); });

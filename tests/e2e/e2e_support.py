@@ -11,14 +11,17 @@ what they print, stopping processes, kubectl with a kubeconfig, scratch director
 process started through spawn() is stopped when the test ends, however it ends.
 """
 import atexit
+import base64
 import contextlib
 import ctypes
 import json
 import os
 import queue
+import re
 import shutil
 import signal
 import socket
+import ssl
 import sqlite3
 import subprocess
 import sys
@@ -104,28 +107,29 @@ def wait_for(what, fn, timeout=DEFAULT_TIMEOUT_S, interval=POLL_INTERVAL_S, proc
 
 # --- HTTP -------------------------------------------------------------------------------------
 
-def _request(method, url, data=None, content_type=None, timeout=30):
+def _request(method, url, data=None, content_type=None, timeout=30, context=None):
     req = urllib.request.Request(url, data=data, method=method)
     if data is not None and content_type:
         req.add_header("Content-Type", content_type)
     try:
-        with urllib.request.urlopen(req, timeout=timeout) as r:
+        with urllib.request.urlopen(req, timeout=timeout, context=context) as r:
             return r.status, r.read(), r.headers.get("Content-Type", "")
     except urllib.error.HTTPError as e:
         # A 4xx/5xx is an answer the tests assert on, not an exception.
         return e.code, e.read(), ""
 
 
-def http_get(url, timeout=10):
-    """GET -> (status, body text, Content-Type). Error statuses are returned, not raised."""
-    status, body, ctype = _request("GET", url, timeout=timeout)
+def http_get(url, timeout=10, context=None):
+    """GET -> (status, body text, Content-Type). Error statuses are returned, not raised.
+    `context`: an ssl.SSLContext for https (Cluster.ssl_context trusts the virtual cluster)."""
+    status, body, ctype = _request("GET", url, timeout=timeout, context=context)
     return status, body.decode(), ctype
 
 
-def http_json(method, url, body=None, content_type="application/json", timeout=30):
+def http_json(method, url, body=None, content_type="application/json", timeout=30, context=None):
     """A JSON request -> (status, parsed body; {} when empty). Error statuses are returned."""
     data = None if body is None else json.dumps(body).encode()
-    status, raw, _ = _request(method, url, data, content_type, timeout)
+    status, raw, _ = _request(method, url, data, content_type, timeout, context)
     return status, json.loads(raw or b"{}")
 
 
@@ -266,13 +270,25 @@ def kubectl_json(kubeconfig, *args):
 
 # --- fitscale cluster and fitscale run --------------------------------------------------------
 
+def kubeconfig_ssl_context(path):
+    """An ssl.SSLContext that trusts the certificate-authority-data of the kubeconfig `path`
+    (the form `fitscale cluster` writes); None when it has none (plain HTTP)."""
+    with open(path) as f:
+        m = re.search(r"certificate-authority-data:\s*(\S+)", f.read())
+    if not m:
+        return None
+    return ssl.create_default_context(cadata=base64.b64decode(m.group(1)).decode())
+
+
 class Cluster:
     """A running `fitscale cluster` (the virtual cluster with a simulated cloud) on a free
     loopback port, its kubeconfig in tmp and its stderr in tmp/cluster.log. As a context manager
     it is stopped when the block ends.
 
     It prints "listening on URL", "kubeconfig written to FILE" and, unless metrics are off,
-    "metrics on URL/metrics"; those lines are how a test learns the ports it got."""
+    "metrics on URL/metrics"; those lines are how a test learns the ports it got. It serves
+    HTTPS with a CA it generates and writes into the kubeconfig (unless --plain-http):
+    `ssl_context` trusts that CA, and `http()` / `open()` use it."""
 
     def __init__(self, tmp, *extra_args):
         self.kubeconfig = os.path.join(tmp, "kubeconfig")
@@ -284,11 +300,13 @@ class Cluster:
         metrics_on = "off" not in [v for k, v in zip(extra_args, extra_args[1:]) if k == "--metrics-address"]
         lines = first_lines(self.proc, 3 if metrics_on else 2)
         try:
-            assert lines and lines[0].startswith("listening on http://127.0.0.1:"), \
+            assert lines and (lines[0].startswith("listening on https://127.0.0.1:") or
+                              lines[0].startswith("listening on http://127.0.0.1:")), \
                 f"fitscale cluster did not start; it printed {lines!r}"
             self.url = lines[0].split(" ", 2)[2]
             assert len(lines) > 1 and lines[1] == f"kubeconfig written to {self.kubeconfig}", lines
             assert os.path.getsize(self.kubeconfig) > 0, "the kubeconfig is empty"
+            self.ssl_context = kubeconfig_ssl_context(self.kubeconfig)
             self.metrics_url = None
             if metrics_on:
                 assert len(lines) > 2 and lines[2].startswith("metrics on http://127.0.0.1:"), \
@@ -324,7 +342,12 @@ class Cluster:
 
     def http(self, method, path, body=None, content_type="application/json"):
         """The cluster's API (or its sim-cloud endpoints) over raw HTTP -> (status, JSON)."""
-        return http_json(method, self.url + path, body, content_type)
+        return http_json(method, self.url + path, body, content_type, context=self.ssl_context)
+
+    def open(self, path, timeout=30, headers=None):
+        """urlopen of a GET on the cluster (a watch stream, raw bytes), trusting its CA."""
+        req = urllib.request.Request(self.url + path, headers=headers or {})
+        return urllib.request.urlopen(req, timeout=timeout, context=self.ssl_context)
 
 
 def sim_run_argv(kubeconfig, run_id, *extra_args):

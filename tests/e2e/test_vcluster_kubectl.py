@@ -7,7 +7,6 @@ import json
 import os
 import sys
 import time
-import urllib.request
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import e2e_support  # noqa: E402
@@ -179,9 +178,8 @@ def run(c, tmp):
     # --- watch: raw HTTP from a list's resourceVersion sees the next pod being created.
     status, lst = c.http("GET", "/api/v1/namespaces/default/pods")
     rv = lst["metadata"]["resourceVersion"]
-    stream = urllib.request.urlopen(
-        c.url + f"/api/v1/namespaces/default/pods?watch=true&resourceVersion={rv}&labelSelector=app%3Dwatched&timeoutSeconds=20",
-        timeout=30)
+    stream = c.open(
+        f"/api/v1/namespaces/default/pods?watch=true&resourceVersion={rv}&labelSelector=app%3Dwatched&timeoutSeconds=20")
     c.apply(pod_manifest("watched", {"app": "watched"}))
     seen = []
     while True:
@@ -198,7 +196,7 @@ def run(c, tmp):
     # A resourceVersion older than the kept history (--watch-history 50) gets 410 Expired.
     for i in range(30):
         c.kubectl("label", "pod", "waiter", f"churn={i}", "--overwrite")
-    expired = urllib.request.urlopen(c.url + "/api/v1/pods?watch=true&resourceVersion=2", timeout=30)
+    expired = c.open("/api/v1/pods?watch=true&resourceVersion=2")
     ev = json.loads(expired.readline())
     expired.close()
     assert ev["type"] == "ERROR" and ev["object"]["code"] == 410 and ev["object"]["reason"] == "Expired", ev

@@ -1,0 +1,178 @@
+#include "vcluster/garbage_collector.h"
+
+#include <map>
+#include <set>
+#include <vector>
+
+#include "model/time.h"
+#include "vcluster/api_error.h"
+#include "vcluster/object_meta.h"
+#include "vcluster/rest_api.h"
+
+namespace fitscale::vcluster {
+namespace {
+
+nlohmann::json owner_references(const nlohmann::json& obj) {
+  const auto& md = obj.value("metadata", nlohmann::json::object());
+  auto refs = md.value("ownerReferences", nlohmann::json::array());
+  return refs.is_array() ? refs : nlohmann::json::array();
+}
+
+bool has_finalizer(const nlohmann::json& obj, const std::string& finalizer) {
+  const auto& md = obj.value("metadata", nlohmann::json::object());
+  for (const auto& f : md.value("finalizers", nlohmann::json::array())) {
+    if (f.is_string() && f.get<std::string>() == finalizer) return true;
+  }
+  return false;
+}
+
+struct Located {
+  const ResourceInfo* resource;
+  nlohmann::json obj;
+};
+
+}  // namespace
+
+Propagation deletion_propagation(const ResourceInfo& r, const std::string& query_policy,
+                                 const nlohmann::json& delete_options) {
+  std::string policy = query_policy;
+  if (policy.empty() && delete_options.is_object()) {
+    if (auto it = delete_options.find("propagationPolicy");
+        it != delete_options.end() && it->is_string()) {
+      policy = it->get<std::string>();
+    } else if (auto o = delete_options.find("orphanDependents");
+               o != delete_options.end() && o->is_boolean()) {
+      policy = o->get<bool>() ? "Orphan" : "Background";
+    }
+  }
+  if (policy.empty()) {
+    // kube-apiserver keeps batch/v1's historical default: a Job deleted without a policy leaves
+    // its pods (kubectl always sends one, Background unless --cascade says otherwise).
+    return r.plural == "jobs" ? Propagation::kOrphan : Propagation::kBackground;
+  }
+  if (policy == "Background") return Propagation::kBackground;
+  if (policy == "Foreground") return Propagation::kForeground;
+  if (policy == "Orphan") return Propagation::kOrphan;
+  throw ApiError(422, "Invalid",
+                 "DeleteOptions.meta.k8s.io \"\" is invalid: propagationPolicy: Unsupported value: "
+                 "\"" + policy + "\": supported values: \"Foreground\", \"Background\", \"Orphan\"");
+}
+
+void orphan_dependents(ObjectStore& store, const std::string& owner_uid) {
+  if (owner_uid.empty()) return;
+  for (const auto& r : served_resources()) {
+    for (const auto& obj : store.list(r.plural).items) {
+      auto refs = owner_references(obj);
+      bool refers = false;
+      for (const auto& ref : refs) refers |= ref.value("uid", "") == owner_uid;
+      if (!refers) continue;
+      try {
+        store.mutate(r.plural, namespace_of(obj), name_of(obj), [&](nlohmann::json& o) {
+          nlohmann::json kept = nlohmann::json::array();
+          for (const auto& ref : owner_references(o)) {
+            if (ref.value("uid", "") != owner_uid) kept.push_back(ref);
+          }
+          if (kept.empty())
+            o["metadata"].erase("ownerReferences");
+          else
+            o["metadata"]["ownerReferences"] = kept;
+        });
+      } catch (const ApiError&) {
+        // Deleted meanwhile: nothing left to orphan.
+      }
+    }
+  }
+}
+
+nlohmann::json begin_foreground_deletion(ObjectStore& store, const ResourceInfo& r,
+                                         const std::string& ns, const std::string& name,
+                                         const Clock& clock) {
+  return store.mutate(r.plural, ns, name, [&](nlohmann::json& o) {
+    if (is_terminating(o)) return;
+    auto& md = o["metadata"];
+    md["deletionTimestamp"] = format_rfc3339(clock.now());
+    md["deletionGracePeriodSeconds"] = 0;
+    if (!has_finalizer(o, kForegroundFinalizer)) md["finalizers"].push_back(kForegroundFinalizer);
+  });
+}
+
+GcPass run_garbage_collector(ObjectStore& store, RestApi& api) {
+  GcPass pass;
+  std::set<std::string> live;                   // uids of objects not being deleted in foreground
+  std::map<std::string, Located> foreground;    // uid -> owner waiting for its dependents
+  std::vector<Located> dependents;              // objects with owner references
+  for (const auto& r : served_resources()) {
+    for (auto& obj : store.list(r.plural).items) {
+      const std::string uid = uid_of(obj);
+      if (is_terminating(obj) && has_finalizer(obj, kForegroundFinalizer)) {
+        foreground.emplace(uid, Located{&r, obj});
+      } else {
+        live.insert(uid);
+      }
+      if (!owner_references(obj).empty()) dependents.push_back({&r, std::move(obj)});
+    }
+  }
+  std::set<std::string> still_referenced;
+  for (const auto& [r, obj] : dependents) {
+    std::set<std::string> dangling;
+    bool has_live_owner = false;
+    for (const auto& ref : owner_references(obj)) {
+      const std::string uid = ref.value("uid", "");
+      still_referenced.insert(uid);
+      if (live.count(uid))
+        has_live_owner = true;
+      else if (!foreground.count(uid))
+        dangling.insert(uid);
+    }
+    const std::string ns = namespace_of(obj);
+    const std::string name = name_of(obj);
+    if (!has_live_owner) {
+      if (is_terminating(obj)) continue;  // already on its way out
+      ApiRequest del;
+      del.method = "DELETE";
+      del.path.resource = r;
+      del.path.ns = ns;
+      del.path.name = name;
+      del.body = R"({"propagationPolicy":"Background"})";
+      if (api.handle(del).status < 300) ++pass.dependents_deleted;
+    } else if (!dangling.empty()) {
+      try {
+        store.mutate(r->plural, ns, name, [&](nlohmann::json& o) {
+          nlohmann::json kept = nlohmann::json::array();
+          for (const auto& ref : owner_references(o)) {
+            if (!dangling.count(ref.value("uid", ""))) kept.push_back(ref);
+          }
+          o["metadata"]["ownerReferences"] = kept;
+        });
+        ++pass.references_removed;
+      } catch (const ApiError&) {
+        // Deleted meanwhile.
+      }
+    }
+  }
+  for (const auto& [uid, owner] : foreground) {
+    if (still_referenced.count(uid)) continue;  // dependents remain (some still terminating)
+    const std::string ns = namespace_of(owner.obj);
+    const std::string name = name_of(owner.obj);
+    try {
+      auto after = store.mutate(owner.resource->plural, ns, name, [](nlohmann::json& o) {
+        nlohmann::json kept = nlohmann::json::array();
+        for (const auto& f : o["metadata"].value("finalizers", nlohmann::json::array())) {
+          if (f != kForegroundFinalizer) kept.push_back(f);
+        }
+        if (kept.empty())
+          o["metadata"].erase("finalizers");
+        else
+          o["metadata"]["finalizers"] = kept;
+      });
+      // Other finalizers keep the object until their controllers remove them.
+      if (!after["metadata"].contains("finalizers")) store.remove(owner.resource->plural, ns, name);
+      ++pass.owners_finished;
+    } catch (const ApiError&) {
+      // Gone meanwhile.
+    }
+  }
+  return pass;
+}
+
+}  // namespace fitscale::vcluster

@@ -1,0 +1,158 @@
+"""Flows of the official Python Kubernetes client (Debian's python3-kubernetes) against a
+cluster, run by tests/e2e/test_vcluster_python_client.py as `/usr/bin/python3 THIS KUBECONFIG`.
+
+Not a test file itself (not named test_*.py): it needs the client, which only Debian's
+/usr/bin/python3 has, while the e2e runner may be another python3. It loads the kubeconfig
+exactly as written, exercises one flow per block and prints "ok FLOW" for each; the first
+failure raises (non-zero exit, traceback on stderr)."""
+import sys
+import threading
+import time
+
+from kubernetes import client, config, watch
+from kubernetes.client.rest import ApiException
+
+NS = "pyclient"
+
+
+def pod(name, labels=None):
+    return client.V1Pod(
+        metadata=client.V1ObjectMeta(name=name, labels=labels or {"app": "py"}),
+        spec=client.V1PodSpec(containers=[client.V1Container(
+            name="main", image="busybox",
+            resources=client.V1ResourceRequirements(requests={"cpu": "10m"}))]))
+
+
+def expect_status(code, fn, *args, **kwargs):
+    try:
+        fn(*args, **kwargs)
+    except ApiException as e:
+        assert e.status == code, f"expected {code}, got {e.status}: {e.body}"
+        return e
+    raise AssertionError(f"expected {code}, the call succeeded")
+
+
+def deadline_loop(what, fn, timeout=60):
+    end = time.time() + timeout
+    while time.time() < end:
+        got = fn()
+        if got:
+            return got
+        time.sleep(0.25)
+    raise AssertionError(f"timed out waiting for {what}")
+
+
+def main(kubeconfig):
+    config.load_kube_config(config_file=kubeconfig)
+    v1 = client.CoreV1Api()
+    coord = client.CoordinationV1Api()
+
+    # create / get / list / delete
+    v1.create_namespace(client.V1Namespace(metadata=client.V1ObjectMeta(name=NS)))
+    created = v1.create_namespaced_pod(NS, pod("alpha"))
+    assert created.metadata.uid and created.metadata.resource_version
+    got = v1.read_namespaced_pod("alpha", NS)
+    assert got.metadata.uid == created.metadata.uid
+    assert [p.metadata.name for p in v1.list_namespaced_pod(NS).items] == ["alpha"]
+    expect_status(409, v1.create_namespaced_pod, NS, pod("alpha"))
+    print("ok create/get/list")
+
+    # dry-run create: answered like a create, nothing stored
+    dry = v1.create_namespaced_pod(NS, pod("dry"), dry_run="All")
+    assert dry.metadata.name == "dry"
+    expect_status(404, v1.read_namespaced_pod, "dry", NS)
+    print("ok dry-run create")
+
+    # patches: JSON patch (a list), strategic merge (a dict: the client's default), merge patch
+    v1.patch_namespaced_pod("alpha", NS, [{"op": "add", "path": "/metadata/labels/json", "value": "yes"}])
+    v1.patch_namespaced_pod("alpha", NS, {"metadata": {"labels": {"smp": "yes"}}})
+    v1.api_client.call_api(
+        f"/api/v1/namespaces/{NS}/pods/alpha", "PATCH",
+        header_params={"Content-Type": "application/merge-patch+json", "Accept": "application/json"},
+        body={"metadata": {"labels": {"merge": "yes", "json": None}}},
+        auth_settings=["BearerToken"], response_type="V1Pod", _return_http_data_only=True)
+    labels = v1.read_namespaced_pod("alpha", NS).metadata.labels
+    assert labels == {"app": "py", "smp": "yes", "merge": "yes"}, labels
+    print("ok patch json/strategic/merge")
+
+    # pagination: limit and _continue walk every pod exactly once
+    for i in range(5):
+        v1.create_namespaced_pod(NS, pod(f"page-{i}", {"app": "paged"}))
+    names, token, pages = [], None, 0
+    while True:
+        page = v1.list_namespaced_pod(NS, label_selector="app=paged", limit=2, _continue=token)
+        names += [p.metadata.name for p in page.items]
+        pages += 1
+        assert len(page.items) <= 2
+        token = page.metadata._continue
+        if not token:
+            break
+    assert sorted(names) == [f"page-{i}" for i in range(5)] and pages == 3, (names, pages)
+    print("ok pagination")
+
+    # watch: a stream from the list's resourceVersion sees a new pod ADDED, then its DELETED
+    rv = v1.list_namespaced_pod(NS).metadata.resource_version
+    w = watch.Watch()
+    seen = []
+
+    def consume():
+        for ev in w.stream(v1.list_namespaced_pod, NS, resource_version=rv, timeout_seconds=60):
+            seen.append((ev["type"], ev["object"].metadata.name))
+            if ev["type"] == "DELETED" and ev["object"].metadata.name == "watched":
+                w.stop()
+
+    t = threading.Thread(target=consume, daemon=True)
+    t.start()
+    v1.create_namespaced_pod(NS, pod("watched"))
+    deadline_loop("ADDED watched", lambda: ("ADDED", "watched") in seen)
+    v1.delete_namespaced_pod("watched", NS, grace_period_seconds=0)
+    t.join(60)
+    assert not t.is_alive() and ("DELETED", "watched") in seen, seen
+    print("ok watch")
+
+    # informer-style: list then watch from its version, resuming on the returned versions
+    cache = {p.metadata.name for p in v1.list_namespaced_pod(NS).items}
+    v1.delete_namespaced_pod("page-0", NS, grace_period_seconds=0)
+    v1.create_namespaced_pod(NS, pod("late"))
+    w2 = watch.Watch()
+    for ev in w2.stream(v1.list_namespaced_pod, NS, resource_version=rv, timeout_seconds=30):
+        name = ev["object"].metadata.name
+        if ev["type"] == "DELETED":
+            cache.discard(name)
+        else:
+            cache.add(name)
+        if "late" in cache and "page-0" not in cache:
+            w2.stop()
+    assert "late" in cache and "page-0" not in cache, cache
+    print("ok informer")
+
+    # leader election on a Lease: create, renew with the current version, a stale update is 409
+    lease = client.V1Lease(metadata=client.V1ObjectMeta(name="py-leader"),
+                           spec=client.V1LeaseSpec(holder_identity="a", lease_duration_seconds=15))
+    held = coord.create_namespaced_lease(NS, lease)
+    expect_status(409, coord.create_namespaced_lease, NS, lease)
+    held.spec.holder_identity = "a"
+    renewed = coord.replace_namespaced_lease("py-leader", NS, held)
+    assert renewed.metadata.resource_version != held.metadata.resource_version
+    held.spec.holder_identity = "b"  # b raced with the old version: must lose
+    e = expect_status(409, coord.replace_namespaced_lease, "py-leader", NS, held)
+    assert "Conflict" in e.body, e.body
+    assert coord.read_namespaced_lease("py-leader", NS).spec.holder_identity == "a"
+    print("ok lease")
+
+    # delete
+    v1.delete_namespaced_pod("alpha", NS, grace_period_seconds=0)
+    deadline_loop("alpha gone", lambda: expect_gone(v1, "alpha"))
+    print("ok delete")
+
+
+def expect_gone(v1, name):
+    try:
+        v1.read_namespaced_pod(name, NS)
+        return False
+    except ApiException as e:
+        return e.status == 404
+
+
+if __name__ == "__main__":
+    main(sys.argv[1])
