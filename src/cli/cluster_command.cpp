@@ -166,7 +166,7 @@ int run_cluster(const ClusterFlags& f) {
     kubeconfig_ca = generated.ca_pem;
   }
   // A kubeconfig whose CA cannot verify the server would fail every kubectl call: refuse it now.
-  if (!kubeconfig_ca.empty()) {
+  if (!f.kubeconfig_ca_file.empty()) {
     const std::string why = vcluster::verify_against(serving_pem, kubeconfig_ca);
     if (!why.empty()) {
       throw InputError("--kubeconfig-ca-file " + f.kubeconfig_ca_file + ": does not verify " +
@@ -205,8 +205,8 @@ int run_cluster(const ClusterFlags& f) {
   }
   options.watch_history = f.watch_history;
   options.http.token = random_token();
-  options.http.tls = {f.tls_cert_file, f.tls_private_key_file, f.client_ca_file,
-                      generated.cert_pem, generated.key_pem};
+  options.http.tls = {f.tls_cert_file, f.tls_private_key_file, f.client_ca_file, generated.cert_pem,
+                      generated.key_pem};
   auto log = [](const std::string& line) {
     std::fprintf(stderr, "fitscale cluster: %s\n", line.c_str());
     std::fflush(stderr);

@@ -25,7 +25,7 @@ void default_pod(const ResourceInfo& r, nlohmann::json& pod) {
   }
   if (!spec.contains("schedulerName")) spec["schedulerName"] = "default-scheduler";
   if (!spec.contains("restartPolicy")) spec["restartPolicy"] = "Always";
-  if (!spec.contains("priority")) spec["priority"] = 0;
+  // spec.priority is the Priority admission step's (priority_class.h), which runs after this.
   // A new pod's status is the server's, whatever the client sent.
   pod["status"] = {{"phase", "Pending"}, {"qosClass", "Burstable"}};
 }

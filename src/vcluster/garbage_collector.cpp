@@ -26,6 +26,22 @@ bool has_finalizer(const nlohmann::json& obj, const std::string& finalizer) {
   return false;
 }
 
+// Whether this server serves the owner's kind. An owner of a kind it does not serve (a
+// ReplicaSet) cannot be looked up, so, as kube's collector does with an owner it cannot map, it
+// is never taken for gone.
+bool verifiable(const nlohmann::json& ref) {
+  const std::string api_version = ref.value("apiVersion", "");
+  const std::string kind = ref.value("kind", "");
+  const auto slash = api_version.find('/');
+  const std::string group = slash == std::string::npos ? "" : api_version.substr(0, slash);
+  const std::string version =
+      slash == std::string::npos ? api_version : api_version.substr(slash + 1);
+  for (const auto& r : served_resources()) {
+    if (r.group == group && r.version == version && r.kind == kind) return true;
+  }
+  return false;
+}
+
 struct Located {
   const ResourceInfo* resource;
   nlohmann::json obj;
@@ -55,7 +71,8 @@ Propagation deletion_propagation(const ResourceInfo& r, const std::string& query
   if (policy == "Orphan") return Propagation::kOrphan;
   throw ApiError(422, "Invalid",
                  "DeleteOptions.meta.k8s.io \"\" is invalid: propagationPolicy: Unsupported value: "
-                 "\"" + policy + "\": supported values: \"Foreground\", \"Background\", \"Orphan\"");
+                 "\"" +
+                     policy + "\": supported values: \"Foreground\", \"Background\", \"Orphan\"");
 }
 
 void orphan_dependents(ObjectStore& store, const std::string& owner_uid) {
@@ -98,9 +115,9 @@ nlohmann::json begin_foreground_deletion(ObjectStore& store, const ResourceInfo&
 
 GcPass run_garbage_collector(ObjectStore& store, RestApi& api) {
   GcPass pass;
-  std::set<std::string> live;                   // uids of objects not being deleted in foreground
-  std::map<std::string, Located> foreground;    // uid -> owner waiting for its dependents
-  std::vector<Located> dependents;              // objects with owner references
+  std::set<std::string> live;                 // uids of objects not being deleted in foreground
+  std::map<std::string, Located> foreground;  // uid -> owner waiting for its dependents
+  std::vector<Located> dependents;            // objects with owner references
   for (const auto& r : served_resources()) {
     for (auto& obj : store.list(r.plural).items) {
       const std::string uid = uid_of(obj);
@@ -119,7 +136,7 @@ GcPass run_garbage_collector(ObjectStore& store, RestApi& api) {
     for (const auto& ref : owner_references(obj)) {
       const std::string uid = ref.value("uid", "");
       still_referenced.insert(uid);
-      if (live.count(uid))
+      if (live.count(uid) || !verifiable(ref))
         has_live_owner = true;
       else if (!foreground.count(uid))
         dangling.insert(uid);

@@ -5,7 +5,8 @@
 //
 // - Background: the owner goes at once; the next pass deletes each dependent none of whose
 //   owners exists any more (a dependent with another live owner only loses the dangling
-//   reference).
+//   reference). An owner of a kind this server does not serve (a ReplicaSet) cannot be looked
+//   up and counts as live, as kube's collector does with an owner it cannot map.
 // - Foreground: the owner stays with deletionTimestamp and the `foregroundDeletion` finalizer;
 //   passes delete its dependents, and once none references it the finalizer goes and, with no
 //   other finalizer left, the owner too.

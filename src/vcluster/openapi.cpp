@@ -38,18 +38,20 @@ nlohmann::json query_param(const std::string& name, const std::string& descripti
 
 nlohmann::json write_params() {
   return nlohmann::json::array(
-      {query_param("dryRun", "When present, indicates that modifications should not be "
-                             "persisted. Valid value: All."),
-       query_param("fieldManager", "fieldManager is a name associated with the actor or "
-                                   "entity that is making these changes."),
+      {query_param("dryRun",
+                   "When present, indicates that modifications should not be "
+                   "persisted. Valid value: All."),
+       query_param("fieldManager",
+                   "fieldManager is a name associated with the actor or "
+                   "entity that is making these changes."),
        query_param("fieldValidation",
                    "fieldValidation instructs the server on how to handle objects in the "
                    "request containing unknown or duplicate fields. Valid values are: Ignore, "
                    "Warn (the default) and Strict.")});
 }
 
-nlohmann::json operation(const ResourceInfo& r, const std::string& action,
-                         const std::string& ref, bool list = false) {
+nlohmann::json operation(const ResourceInfo& r, const std::string& action, const std::string& ref,
+                         bool list = false) {
   nlohmann::json content = {
       {"application/json", {{"schema", {{"$ref", ref}}}}},
   };
@@ -63,18 +65,20 @@ nlohmann::json operation(const ResourceInfo& r, const std::string& action,
   }
   if (action == "post" || action == "put" || action == "patch") {
     op["parameters"] = write_params();
-    if (action == "patch") op["parameters"].push_back(query_param("force", "Force is going to "
-                                                                           "\"force\" Apply "
-                                                                           "requests."));
-    op["requestBody"] = {{"content", action == "patch"
-                                         ? nlohmann::json{{"application/json-patch+json",
-                                                           {{"schema", {{"type", "object"}}}}},
-                                                          {"application/merge-patch+json",
-                                                           {{"schema", {{"type", "object"}}}}},
-                                                          {"application/strategic-merge-patch+json",
-                                                           {{"schema", {{"type", "object"}}}}}}
-                                         : content},
-                         {"required", true}};
+    if (action == "patch")
+      op["parameters"].push_back(query_param("force",
+                                             "Force is going to "
+                                             "\"force\" Apply "
+                                             "requests."));
+    op["requestBody"] = {
+        {"content",
+         action == "patch"
+             ? nlohmann::json{{"application/json-patch+json", {{"schema", {{"type", "object"}}}}},
+                              {"application/merge-patch+json", {{"schema", {{"type", "object"}}}}},
+                              {"application/strategic-merge-patch+json",
+                               {{"schema", {{"type", "object"}}}}}}
+             : content},
+        {"required", true}};
   }
   return op;
 }
@@ -136,8 +140,8 @@ nlohmann::json v3_index() {
     const std::string p = gv_path(r.group, r.version);
     if (paths.contains(p)) continue;
     paths[p] = {{"serverRelativeURL",
-                 "/openapi/v3/" + p + "?hash=" +
-                     hash_of(group_version_document(r.group, r.version).dump())}};
+                 "/openapi/v3/" + p +
+                     "?hash=" + hash_of(group_version_document(r.group, r.version).dump())}};
   }
   return {{"paths", paths}};
 }
@@ -179,10 +183,11 @@ nlohmann::json v2_document() {
           item["parameters"] = params;
           continue;
         }
-        nlohmann::json o = {{"operationId", op["operationId"]},
-                            {"x-kubernetes-action", op["x-kubernetes-action"]},
-                            {"x-kubernetes-group-version-kind", op["x-kubernetes-group-version-kind"]},
-                            {"responses", {{"200", {{"description", "OK"}}}}}};
+        nlohmann::json o = {
+            {"operationId", op["operationId"]},
+            {"x-kubernetes-action", op["x-kubernetes-action"]},
+            {"x-kubernetes-group-version-kind", op["x-kubernetes-group-version-kind"]},
+            {"responses", {{"200", {{"description", "OK"}}}}}};
         nlohmann::json params = nlohmann::json::array();
         for (auto p : op.value("parameters", nlohmann::json::array())) {
           p["type"] = "string";
@@ -219,8 +224,8 @@ OpenApiAnswer openapi_answer(const std::string& raw_path, const std::string& acc
                          accept.find("*/*") != std::string::npos;
     if (!json_ok) {
       return {406, "application/json",
-              status_json(ApiError(406, "NotAcceptable",
-                                   "only application/json is served for /openapi/v2"))
+              status_json(
+                  ApiError(406, "NotAcceptable", "only application/json is served for /openapi/v2"))
                   .dump()};
     }
     return {200, "application/json", v2_document().dump()};

@@ -67,8 +67,7 @@ std::vector<Field> kind_fields(const std::string& spec_type, const std::string& 
 }
 
 Field status_field() {
-  return {"status", "object",
-          "Most recently observed status. Populated by the system. Read-only."};
+  return {"status", "object", "Most recently observed status. Populated by the system. Read-only."};
 }
 
 struct Builder {
@@ -99,46 +98,46 @@ nlohmann::json build() {
        "Quantity is a fixed-point representation of a number, such as 100m, 1.5Gi or 2."},
       {"type", "string"},
       {"x-kubernetes-int-or-string", true}};
-  b.add("meta.ObjectMeta",
-        "ObjectMeta is metadata that all persisted resources must have, which includes all "
-        "objects users must create.",
-        {{"annotations", "labels",
-          "Annotations is an unstructured key value map stored with a resource that may be set "
-          "by external tools to store and retrieve arbitrary metadata."},
-         {"creationTimestamp", "time",
-          "CreationTimestamp is a timestamp representing the server time when this object was "
-          "created. Populated by the system. Read-only."},
-         {"deletionGracePeriodSeconds", "integer",
-          "Number of seconds allowed for this object to gracefully terminate before it will be "
-          "removed from the system. Only set when deletionTimestamp is also set."},
-         {"deletionTimestamp", "time",
-          "DeletionTimestamp is RFC 3339 date and time at which this resource will be deleted. "
-          "Set by the server when a graceful deletion is requested by the user."},
-         {"finalizers", "[]string",
-          "Must be empty before the object is deleted from the registry."},
-         {"generateName", "string",
-          "GenerateName is an optional prefix, used by the server, to generate a unique name "
-          "ONLY IF the Name field has not been provided."},
-         {"generation", "integer",
-          "A sequence number representing a specific generation of the desired state."},
-         {"labels", "labels",
-          "Map of string keys and values that can be used to organize and categorize (scope "
-          "and select) objects."},
-         {"managedFields", "[]object",
-          "ManagedFields maps workflow-id and version to the set of fields that are managed by "
-          "that workflow."},
-         {"name", "string", "Name must be unique within a namespace."},
-         {"namespace", "string",
-          "Namespace defines the space within which each name must be unique."},
-         {"ownerReferences", "[]#meta.OwnerReference",
-          "List of objects depended by this object. If ALL objects in the list have been "
-          "deleted, this object will be garbage collected."},
-         {"resourceVersion", "string",
-          "An opaque value that represents the internal version of this object."},
-         {"selfLink", "string", "Deprecated: selfLink is a legacy read-only field."},
-         {"uid", "string",
-          "UID is the unique in time and space value for this object. Populated by the "
-          "system. Read-only."}});
+  b.add(
+      "meta.ObjectMeta",
+      "ObjectMeta is metadata that all persisted resources must have, which includes all "
+      "objects users must create.",
+      {{"annotations", "labels",
+        "Annotations is an unstructured key value map stored with a resource that may be set "
+        "by external tools to store and retrieve arbitrary metadata."},
+       {"creationTimestamp", "time",
+        "CreationTimestamp is a timestamp representing the server time when this object was "
+        "created. Populated by the system. Read-only."},
+       {"deletionGracePeriodSeconds", "integer",
+        "Number of seconds allowed for this object to gracefully terminate before it will be "
+        "removed from the system. Only set when deletionTimestamp is also set."},
+       {"deletionTimestamp", "time",
+        "DeletionTimestamp is RFC 3339 date and time at which this resource will be deleted. "
+        "Set by the server when a graceful deletion is requested by the user."},
+       {"finalizers", "[]string", "Must be empty before the object is deleted from the registry."},
+       {"generateName", "string",
+        "GenerateName is an optional prefix, used by the server, to generate a unique name "
+        "ONLY IF the Name field has not been provided."},
+       {"generation", "integer",
+        "A sequence number representing a specific generation of the desired state."},
+       {"labels", "labels",
+        "Map of string keys and values that can be used to organize and categorize (scope "
+        "and select) objects."},
+       {"managedFields", "[]object",
+        "ManagedFields maps workflow-id and version to the set of fields that are managed by "
+        "that workflow."},
+       {"name", "string", "Name must be unique within a namespace."},
+       {"namespace", "string",
+        "Namespace defines the space within which each name must be unique."},
+       {"ownerReferences", "[]#meta.OwnerReference",
+        "List of objects depended by this object. If ALL objects in the list have been "
+        "deleted, this object will be garbage collected."},
+       {"resourceVersion", "string",
+        "An opaque value that represents the internal version of this object."},
+       {"selfLink", "string", "Deprecated: selfLink is a legacy read-only field."},
+       {"uid", "string",
+        "UID is the unique in time and space value for this object. Populated by the "
+        "system. Read-only."}});
   b.add("meta.OwnerReference",
         "OwnerReference contains enough information to let you identify an owning object.",
         {{"apiVersion", "string", "API version of the referent."},
@@ -162,166 +161,163 @@ nlohmann::json build() {
         "A label selector requirement is a selector that contains values, a key, and an "
         "operator that relates the key and values.",
         {{"key", "string", "key is the label key that the selector applies to."},
-         {"operator", "string", "operator represents a key's relationship to a set of values: "
-                                "In, NotIn, Exists and DoesNotExist."},
+         {"operator", "string",
+          "operator represents a key's relationship to a set of values: "
+          "In, NotIn, Exists and DoesNotExist."},
          {"values", "[]string", "values is an array of string values."}});
 
   // --- core/v1 Pod
-  auto pod_fields = kind_fields("#PodSpec",
-                                "Specification of the desired behavior of the pod.");
+  auto pod_fields = kind_fields("#PodSpec", "Specification of the desired behavior of the pod.");
   pod_fields.push_back(status_field());
   b.add("Pod",
         "Pod is a collection of containers that can run on a host. This resource is created by "
         "clients and scheduled onto hosts.",
         pod_fields, {"", "v1", "Pod"});
-  b.add(
-      "PodSpec", "PodSpec is a description of a pod.",
-      {{"activeDeadlineSeconds", "integer",
-        "Optional duration in seconds the pod may be active on the node relative to StartTime "
-        "before the system will actively try to mark it failed and kill associated containers."},
-       {"affinity", "object", "If specified, the pod's scheduling constraints."},
-       {"automountServiceAccountToken", "boolean",
-        "AutomountServiceAccountToken indicates whether a service account token should be "
-        "automatically mounted."},
-       {"containers", "[]#Container",
-        "List of containers belonging to the pod. Containers cannot currently be added or "
-        "removed. There must be at least one container in a Pod. Cannot be updated."},
-       {"dnsConfig", "object", "Specifies the DNS parameters of a pod."},
-       {"dnsPolicy", "string", "Set DNS policy for the pod. Defaults to \"ClusterFirst\"."},
-       {"enableServiceLinks", "boolean",
-        "EnableServiceLinks indicates whether information about services should be injected "
-        "into pod's environment variables."},
-       {"ephemeralContainers", "[]object",
-        "List of ephemeral containers run in this pod."},
-       {"hostAliases", "[]object",
-        "HostAliases is an optional list of hosts and IPs that will be injected into the pod's "
-        "hosts file if specified."},
-       {"hostIPC", "boolean", "Use the host's ipc namespace. Optional: Default to false."},
-       {"hostNetwork", "boolean",
-        "Host networking requested for this pod. Use the host's network namespace."},
-       {"hostPID", "boolean", "Use the host's pid namespace. Optional: Default to false."},
-       {"hostUsers", "boolean", "Use the host's user namespace. Optional: Default to true."},
-       {"hostname", "string",
-        "Specifies the hostname of the Pod. If not specified, the pod's hostname will be set to "
-        "a system-defined value."},
-       {"imagePullSecrets", "[]object",
-        "ImagePullSecrets is an optional list of references to secrets in the same namespace to "
-        "use for pulling any of the images used by this PodSpec."},
-       {"initContainers", "[]#Container",
-        "List of initialization containers belonging to the pod."},
-       {"nodeName", "string",
-        "NodeName indicates in which node this pod is scheduled. If empty, this pod is a "
-        "candidate for scheduling by the scheduler defined in schedulerName."},
-       {"nodeSelector", "labels",
-        "NodeSelector is a selector which must be true for the pod to fit on a node."},
-       {"os", "object", "Specifies the OS of the containers in the pod."},
-       {"overhead", "quantities",
-        "Overhead represents the resource overhead associated with running a pod for a given "
-        "RuntimeClass."},
-       {"preemptionPolicy", "string",
-        "PreemptionPolicy is the Policy for preempting pods with lower priority. One of Never, "
-        "PreemptLowerPriority."},
-       {"priority", "integer",
-        "The priority value. Various system components use this field to find the priority of "
-        "the pod. When Priority Admission Controller is enabled, it prevents users from setting "
-        "this field. The admission controller populates this field from PriorityClassName."},
-       {"priorityClassName", "string",
-        "If specified, indicates the pod's priority. \"system-node-critical\" and "
-        "\"system-cluster-critical\" are two special keywords which indicate the highest "
-        "priorities with the former being the highest priority."},
-       {"readinessGates", "[]object",
-        "If specified, all readiness gates will be evaluated for pod readiness."},
-       {"resourceClaims", "[]object",
-        "ResourceClaims defines which ResourceClaims must be allocated and reserved before the "
-        "Pod is allowed to start."},
-       {"resources", "#ResourceRequirements",
-        "Resources is the total amount of CPU and Memory resources required by all containers "
-        "in the pod."},
-       {"restartPolicy", "string",
-        "Restart policy for all containers within the pod. One of Always, OnFailure, Never. "
-        "Default to Always."},
-       {"runtimeClassName", "string",
-        "RuntimeClassName refers to a RuntimeClass object in the node.k8s.io group, which "
-        "should be used to run this pod."},
-       {"schedulerName", "string",
-        "If specified, the pod will be dispatched by specified scheduler. If not specified, "
-        "the pod will be dispatched by default scheduler."},
-       {"schedulingGates", "[]object",
-        "SchedulingGates is an opaque list of values that if specified will block scheduling "
-        "the pod."},
-       {"securityContext", "object",
-        "SecurityContext holds pod-level security attributes and common container settings."},
-       {"serviceAccount", "string",
-        "DeprecatedServiceAccount is a deprecated alias for ServiceAccountName."},
-       {"serviceAccountName", "string",
-        "ServiceAccountName is the name of the ServiceAccount to use to run this pod."},
-       {"setHostnameAsFQDN", "boolean",
-        "If true the pod's hostname will be configured as the pod's FQDN."},
-       {"shareProcessNamespace", "boolean",
-        "Share a single process namespace between all of the containers in a pod."},
-       {"subdomain", "string",
-        "If specified, the fully qualified Pod hostname will be "
-        "\"<hostname>.<subdomain>.<pod namespace>.svc.<cluster domain>\"."},
-       {"terminationGracePeriodSeconds", "integer",
-        "Optional duration in seconds the pod needs to terminate gracefully. Defaults to 30 "
-        "seconds."},
-       {"tolerations", "[]#Toleration", "If specified, the pod's tolerations."},
-       {"topologySpreadConstraints", "[]object",
-        "TopologySpreadConstraints describes how a group of pods ought to spread across "
-        "topology domains."},
-       {"volumes", "[]object",
-        "List of volumes that can be mounted by containers belonging to the pod."}});
-  b.add(
-      "Container", "A single application container that you want to run within a pod.",
-      {{"args", "[]string",
-        "Arguments to the entrypoint. The container image's CMD is used if this is not "
-        "provided."},
-       {"command", "[]string",
-        "Entrypoint array. Not executed within a shell. The container image's ENTRYPOINT is "
-        "used if this is not provided."},
-       {"env", "[]#EnvVar", "List of environment variables to set in the container."},
-       {"envFrom", "[]object",
-        "List of sources to populate environment variables in the container."},
-       {"image", "string", "Container image name."},
-       {"imagePullPolicy", "string",
-        "Image pull policy. One of Always, Never, IfNotPresent. Defaults to Always if :latest "
-        "tag is specified, or IfNotPresent otherwise."},
-       {"lifecycle", "object",
-        "Actions that the management system should take in response to container lifecycle "
-        "events."},
-       {"livenessProbe", "object", "Periodic probe of container liveness."},
-       {"name", "string",
-        "Name of the container specified as a DNS_LABEL. Each container in a pod must have a "
-        "unique name (DNS_LABEL). Cannot be updated."},
-       {"ports", "[]object", "List of ports to expose from the container."},
-       {"readinessProbe", "object", "Periodic probe of container service readiness."},
-       {"resizePolicy", "[]object", "Resources resize policy for the container."},
-       {"resources", "#ResourceRequirements",
-        "Compute Resources required by this container. Cannot be updated."},
-       {"restartPolicy", "string",
-        "RestartPolicy defines the restart behavior of individual containers in a pod. This "
-        "field may only be set for init containers, and the only allowed value is \"Always\"."},
-       {"securityContext", "object",
-        "SecurityContext defines the security options the container should be run with."},
-       {"startupProbe", "object",
-        "StartupProbe indicates that the Pod has successfully initialized."},
-       {"stdin", "boolean",
-        "Whether this container should allocate a buffer for stdin in the container runtime."},
-       {"stdinOnce", "boolean",
-        "Whether the container runtime should close the stdin channel after it has been opened "
-        "by a single attach."},
-       {"terminationMessagePath", "string",
-        "Path at which the file to which the container's termination message will be written "
-        "is mounted into the container's filesystem."},
-       {"terminationMessagePolicy", "string",
-        "Indicate how the termination message should be populated. File or "
-        "FallbackToLogsOnError."},
-       {"tty", "boolean", "Whether this container should allocate a TTY for itself."},
-       {"volumeDevices", "[]object",
-        "volumeDevices is the list of block devices to be used by the container."},
-       {"volumeMounts", "[]object",
-        "Pod volumes to mount into the container's filesystem. Cannot be updated."},
-       {"workingDir", "string", "Container's working directory."}});
+  b.add("PodSpec", "PodSpec is a description of a pod.",
+        {{"activeDeadlineSeconds", "integer",
+          "Optional duration in seconds the pod may be active on the node relative to StartTime "
+          "before the system will actively try to mark it failed and kill associated containers."},
+         {"affinity", "object", "If specified, the pod's scheduling constraints."},
+         {"automountServiceAccountToken", "boolean",
+          "AutomountServiceAccountToken indicates whether a service account token should be "
+          "automatically mounted."},
+         {"containers", "[]#Container",
+          "List of containers belonging to the pod. Containers cannot currently be added or "
+          "removed. There must be at least one container in a Pod. Cannot be updated."},
+         {"dnsConfig", "object", "Specifies the DNS parameters of a pod."},
+         {"dnsPolicy", "string", "Set DNS policy for the pod. Defaults to \"ClusterFirst\"."},
+         {"enableServiceLinks", "boolean",
+          "EnableServiceLinks indicates whether information about services should be injected "
+          "into pod's environment variables."},
+         {"ephemeralContainers", "[]object", "List of ephemeral containers run in this pod."},
+         {"hostAliases", "[]object",
+          "HostAliases is an optional list of hosts and IPs that will be injected into the pod's "
+          "hosts file if specified."},
+         {"hostIPC", "boolean", "Use the host's ipc namespace. Optional: Default to false."},
+         {"hostNetwork", "boolean",
+          "Host networking requested for this pod. Use the host's network namespace."},
+         {"hostPID", "boolean", "Use the host's pid namespace. Optional: Default to false."},
+         {"hostUsers", "boolean", "Use the host's user namespace. Optional: Default to true."},
+         {"hostname", "string",
+          "Specifies the hostname of the Pod. If not specified, the pod's hostname will be set to "
+          "a system-defined value."},
+         {"imagePullSecrets", "[]object",
+          "ImagePullSecrets is an optional list of references to secrets in the same namespace to "
+          "use for pulling any of the images used by this PodSpec."},
+         {"initContainers", "[]#Container",
+          "List of initialization containers belonging to the pod."},
+         {"nodeName", "string",
+          "NodeName indicates in which node this pod is scheduled. If empty, this pod is a "
+          "candidate for scheduling by the scheduler defined in schedulerName."},
+         {"nodeSelector", "labels",
+          "NodeSelector is a selector which must be true for the pod to fit on a node."},
+         {"os", "object", "Specifies the OS of the containers in the pod."},
+         {"overhead", "quantities",
+          "Overhead represents the resource overhead associated with running a pod for a given "
+          "RuntimeClass."},
+         {"preemptionPolicy", "string",
+          "PreemptionPolicy is the Policy for preempting pods with lower priority. One of Never, "
+          "PreemptLowerPriority."},
+         {"priority", "integer",
+          "The priority value. Various system components use this field to find the priority of "
+          "the pod. When Priority Admission Controller is enabled, it prevents users from setting "
+          "this field. The admission controller populates this field from PriorityClassName."},
+         {"priorityClassName", "string",
+          "If specified, indicates the pod's priority. \"system-node-critical\" and "
+          "\"system-cluster-critical\" are two special keywords which indicate the highest "
+          "priorities with the former being the highest priority."},
+         {"readinessGates", "[]object",
+          "If specified, all readiness gates will be evaluated for pod readiness."},
+         {"resourceClaims", "[]object",
+          "ResourceClaims defines which ResourceClaims must be allocated and reserved before the "
+          "Pod is allowed to start."},
+         {"resources", "#ResourceRequirements",
+          "Resources is the total amount of CPU and Memory resources required by all containers "
+          "in the pod."},
+         {"restartPolicy", "string",
+          "Restart policy for all containers within the pod. One of Always, OnFailure, Never. "
+          "Default to Always."},
+         {"runtimeClassName", "string",
+          "RuntimeClassName refers to a RuntimeClass object in the node.k8s.io group, which "
+          "should be used to run this pod."},
+         {"schedulerName", "string",
+          "If specified, the pod will be dispatched by specified scheduler. If not specified, "
+          "the pod will be dispatched by default scheduler."},
+         {"schedulingGates", "[]object",
+          "SchedulingGates is an opaque list of values that if specified will block scheduling "
+          "the pod."},
+         {"securityContext", "object",
+          "SecurityContext holds pod-level security attributes and common container settings."},
+         {"serviceAccount", "string",
+          "DeprecatedServiceAccount is a deprecated alias for ServiceAccountName."},
+         {"serviceAccountName", "string",
+          "ServiceAccountName is the name of the ServiceAccount to use to run this pod."},
+         {"setHostnameAsFQDN", "boolean",
+          "If true the pod's hostname will be configured as the pod's FQDN."},
+         {"shareProcessNamespace", "boolean",
+          "Share a single process namespace between all of the containers in a pod."},
+         {"subdomain", "string",
+          "If specified, the fully qualified Pod hostname will be "
+          "\"<hostname>.<subdomain>.<pod namespace>.svc.<cluster domain>\"."},
+         {"terminationGracePeriodSeconds", "integer",
+          "Optional duration in seconds the pod needs to terminate gracefully. Defaults to 30 "
+          "seconds."},
+         {"tolerations", "[]#Toleration", "If specified, the pod's tolerations."},
+         {"topologySpreadConstraints", "[]object",
+          "TopologySpreadConstraints describes how a group of pods ought to spread across "
+          "topology domains."},
+         {"volumes", "[]object",
+          "List of volumes that can be mounted by containers belonging to the pod."}});
+  b.add("Container", "A single application container that you want to run within a pod.",
+        {{"args", "[]string",
+          "Arguments to the entrypoint. The container image's CMD is used if this is not "
+          "provided."},
+         {"command", "[]string",
+          "Entrypoint array. Not executed within a shell. The container image's ENTRYPOINT is "
+          "used if this is not provided."},
+         {"env", "[]#EnvVar", "List of environment variables to set in the container."},
+         {"envFrom", "[]object",
+          "List of sources to populate environment variables in the container."},
+         {"image", "string", "Container image name."},
+         {"imagePullPolicy", "string",
+          "Image pull policy. One of Always, Never, IfNotPresent. Defaults to Always if :latest "
+          "tag is specified, or IfNotPresent otherwise."},
+         {"lifecycle", "object",
+          "Actions that the management system should take in response to container lifecycle "
+          "events."},
+         {"livenessProbe", "object", "Periodic probe of container liveness."},
+         {"name", "string",
+          "Name of the container specified as a DNS_LABEL. Each container in a pod must have a "
+          "unique name (DNS_LABEL). Cannot be updated."},
+         {"ports", "[]object", "List of ports to expose from the container."},
+         {"readinessProbe", "object", "Periodic probe of container service readiness."},
+         {"resizePolicy", "[]object", "Resources resize policy for the container."},
+         {"resources", "#ResourceRequirements",
+          "Compute Resources required by this container. Cannot be updated."},
+         {"restartPolicy", "string",
+          "RestartPolicy defines the restart behavior of individual containers in a pod. This "
+          "field may only be set for init containers, and the only allowed value is \"Always\"."},
+         {"securityContext", "object",
+          "SecurityContext defines the security options the container should be run with."},
+         {"startupProbe", "object",
+          "StartupProbe indicates that the Pod has successfully initialized."},
+         {"stdin", "boolean",
+          "Whether this container should allocate a buffer for stdin in the container runtime."},
+         {"stdinOnce", "boolean",
+          "Whether the container runtime should close the stdin channel after it has been opened "
+          "by a single attach."},
+         {"terminationMessagePath", "string",
+          "Path at which the file to which the container's termination message will be written "
+          "is mounted into the container's filesystem."},
+         {"terminationMessagePolicy", "string",
+          "Indicate how the termination message should be populated. File or "
+          "FallbackToLogsOnError."},
+         {"tty", "boolean", "Whether this container should allocate a TTY for itself."},
+         {"volumeDevices", "[]object",
+          "volumeDevices is the list of block devices to be used by the container."},
+         {"volumeMounts", "[]object",
+          "Pod volumes to mount into the container's filesystem. Cannot be updated."},
+         {"workingDir", "string", "Container's working directory."}});
   b.add("EnvVar", "EnvVar represents an environment variable present in a Container.",
         {{"name", "string", "Name of the environment variable. Must be a C_IDENTIFIER."},
          {"value", "string",
@@ -329,8 +325,7 @@ nlohmann::json build() {
           "environment variables in the container and any service environment variables."},
          {"valueFrom", "object",
           "Source for the environment variable's value. Cannot be used if value is not empty."}});
-  b.add("ResourceRequirements",
-        "ResourceRequirements describes the compute resource requirements.",
+  b.add("ResourceRequirements", "ResourceRequirements describes the compute resource requirements.",
         {{"claims", "[]object",
           "Claims lists the names of resources, defined in spec.resourceClaims, that are used "
           "by this container."},
@@ -368,8 +363,9 @@ nlohmann::json build() {
         "cache (i.e. in etcd).",
         node_fields, {"", "v1", "Node"});
   b.add("NodeSpec", "NodeSpec describes the attributes that a node is created with.",
-        {{"configSource", "object", "Deprecated: Previously used to specify the source of the "
-                                    "node's configuration."},
+        {{"configSource", "object",
+          "Deprecated: Previously used to specify the source of the "
+          "node's configuration."},
          {"externalID", "string", "Deprecated. Not all kubelets will set this field."},
          {"podCIDR", "string", "PodCIDR represents the pod IP range assigned to the node."},
          {"podCIDRs", "[]string",
@@ -389,13 +385,13 @@ nlohmann::json build() {
           "Required. The effect of the taint on pods that do not tolerate the taint. Valid "
           "effects are NoSchedule, PreferNoSchedule and NoExecute."},
          {"key", "string", "Required. The taint key to be applied to a node."},
-         {"timeAdded", "time",
-          "TimeAdded represents the time at which the taint was added."},
+         {"timeAdded", "time", "TimeAdded represents the time at which the taint was added."},
          {"value", "string", "The taint value corresponding to the taint key."}});
   auto ns_fields = kind_fields("#NamespaceSpec", "Spec defines the behavior of the Namespace.");
   ns_fields.push_back(status_field());
-  b.add("Namespace", "Namespace provides a scope for Names. Use of multiple namespaces is "
-                     "optional.",
+  b.add("Namespace",
+        "Namespace provides a scope for Names. Use of multiple namespaces is "
+        "optional.",
         ns_fields, {"", "v1", "Namespace"});
   b.add("NamespaceSpec", "NamespaceSpec describes the attributes on a Namespace.",
         {{"finalizers", "[]string",
@@ -426,65 +422,62 @@ nlohmann::json build() {
            {"source", "object",
             "The component reporting this event. Should be a short machine understandable "
             "string."},
-           {"type", "string", "Type of this event (Normal, Warning), new types could be added in "
-                              "the future"}}) {
+           {"type", "string",
+            "Type of this event (Normal, Warning), new types could be added in "
+            "the future"}}) {
     event_fields.push_back(std::move(f));
   }
   b.add("Event", "Event is a report of an event somewhere in the cluster.", event_fields,
         {"", "v1", "Event"});
 
   // --- batch/v1 Job
-  auto job_fields = kind_fields("#batch.JobSpec",
-                                "Specification of the desired behavior of a job.");
+  auto job_fields =
+      kind_fields("#batch.JobSpec", "Specification of the desired behavior of a job.");
   job_fields.push_back(status_field());
   b.add("batch.Job", "Job represents the configuration of a single job.", job_fields,
         {"batch", "v1", "Job"});
-  b.add(
-      "batch.JobSpec", "JobSpec describes how the job execution will look like.",
-      {{"activeDeadlineSeconds", "integer",
-        "Specifies the duration in seconds relative to the startTime that the job may be "
-        "continuously active before the system tries to terminate it."},
-       {"backoffLimit", "integer",
-        "Specifies the number of retries before marking this job failed. Defaults to 6."},
-       {"backoffLimitPerIndex", "integer",
-        "Specifies the limit for the number of retries within an index before marking this "
-        "index as failed. Only for Indexed Jobs."},
-       {"completionMode", "string",
-        "completionMode specifies how Pod completions are tracked. It can be `NonIndexed` "
-        "(default) or `Indexed`. With Indexed, the Pods get an associated completion index "
-        "from 0 to (.spec.completions - 1), available in the annotation "
-        "batch.kubernetes.io/job-completion-index."},
-       {"completions", "integer",
-        "Specifies the desired number of successfully finished pods the job should be run "
-        "with."},
-       {"managedBy", "string",
-        "ManagedBy field indicates the controller that manages a Job."},
-       {"manualSelector", "boolean",
-        "manualSelector controls generation of pod labels and pod selectors."},
-       {"maxFailedIndexes", "integer",
-        "Specifies the maximal number of failed indexes before marking the Job as failed."},
-       {"parallelism", "integer",
-        "Specifies the maximum desired number of pods the job should run at any given time."},
-       {"podFailurePolicy", "object",
-        "Specifies the policy of handling failed pods."},
-       {"podReplacementPolicy", "string",
-        "podReplacementPolicy specifies when to create replacement Pods. TerminatingOrFailed "
-        "or Failed."},
-       {"selector", "#meta.LabelSelector",
-        "A label query over pods that should match the pod count."},
-       {"successPolicy", "object",
-        "successPolicy specifies the policy when the Job can be declared as succeeded."},
-       {"suspend", "boolean",
-        "suspend specifies whether the Job controller should create Pods or not."},
-       {"template", "#PodTemplateSpec",
-        "Describes the pod that will be created when executing a job."},
-       {"ttlSecondsAfterFinished", "integer",
-        "ttlSecondsAfterFinished limits the lifetime of a Job that has finished execution."}});
+  b.add("batch.JobSpec", "JobSpec describes how the job execution will look like.",
+        {{"activeDeadlineSeconds", "integer",
+          "Specifies the duration in seconds relative to the startTime that the job may be "
+          "continuously active before the system tries to terminate it."},
+         {"backoffLimit", "integer",
+          "Specifies the number of retries before marking this job failed. Defaults to 6."},
+         {"backoffLimitPerIndex", "integer",
+          "Specifies the limit for the number of retries within an index before marking this "
+          "index as failed. Only for Indexed Jobs."},
+         {"completionMode", "string",
+          "completionMode specifies how Pod completions are tracked. It can be `NonIndexed` "
+          "(default) or `Indexed`. With Indexed, the Pods get an associated completion index "
+          "from 0 to (.spec.completions - 1), available in the annotation "
+          "batch.kubernetes.io/job-completion-index."},
+         {"completions", "integer",
+          "Specifies the desired number of successfully finished pods the job should be run "
+          "with."},
+         {"managedBy", "string", "ManagedBy field indicates the controller that manages a Job."},
+         {"manualSelector", "boolean",
+          "manualSelector controls generation of pod labels and pod selectors."},
+         {"maxFailedIndexes", "integer",
+          "Specifies the maximal number of failed indexes before marking the Job as failed."},
+         {"parallelism", "integer",
+          "Specifies the maximum desired number of pods the job should run at any given time."},
+         {"podFailurePolicy", "object", "Specifies the policy of handling failed pods."},
+         {"podReplacementPolicy", "string",
+          "podReplacementPolicy specifies when to create replacement Pods. TerminatingOrFailed "
+          "or Failed."},
+         {"selector", "#meta.LabelSelector",
+          "A label query over pods that should match the pod count."},
+         {"successPolicy", "object",
+          "successPolicy specifies the policy when the Job can be declared as succeeded."},
+         {"suspend", "boolean",
+          "suspend specifies whether the Job controller should create Pods or not."},
+         {"template", "#PodTemplateSpec",
+          "Describes the pod that will be created when executing a job."},
+         {"ttlSecondsAfterFinished", "integer",
+          "ttlSecondsAfterFinished limits the lifetime of a Job that has finished execution."}});
 
   // --- coordination.k8s.io/v1 Lease
   b.add("coordination.Lease", "Lease defines a lease concept.",
-        kind_fields("#coordination.LeaseSpec",
-                    "spec contains the specification of the Lease."),
+        kind_fields("#coordination.LeaseSpec", "spec contains the specification of the Lease."),
         {"coordination.k8s.io", "v1", "Lease"});
   b.add("coordination.LeaseSpec", "LeaseSpec is a specification of a Lease.",
         {{"acquireTime", "time", "acquireTime is a time when the current lease was acquired."},
@@ -563,7 +556,8 @@ const nlohmann::json& openapi_component_schemas() {
 std::string schema_name_of(const std::string& group, const std::string& version,
                            const std::string& kind) {
   for (const auto& [name, schema] : openapi_component_schemas().items()) {
-    for (const auto& gvk : schema.value("x-kubernetes-group-version-kind", nlohmann::json::array())) {
+    for (const auto& gvk :
+         schema.value("x-kubernetes-group-version-kind", nlohmann::json::array())) {
       if (gvk.value("group", "") == group && gvk.value("version", "") == version &&
           gvk.value("kind", "") == kind)
         return name;

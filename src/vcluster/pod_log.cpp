@@ -31,8 +31,8 @@ std::string env_value(const nlohmann::json& pod, const nlohmann::json& env) {
 
 std::string pod_log_text(const nlohmann::json& pod, const PodLogOptions& options) {
   const std::string pod_name = name_of(pod);
-  const auto containers = pod.value("spec", nlohmann::json::object())
-                              .value("containers", nlohmann::json::array());
+  const auto containers =
+      pod.value("spec", nlohmann::json::object()).value("containers", nlohmann::json::array());
   std::string wanted = options.container;
   if (wanted.empty()) {
     if (containers.size() != 1) {
@@ -56,7 +56,8 @@ std::string pod_log_text(const nlohmann::json& pod, const PodLogOptions& options
   for (const auto& s : statuses) {
     if (s.value("name", "") == wanted) state = s.value("state", nlohmann::json::object());
   }
-  const nlohmann::json running = state.is_object() ? state.value("running", nlohmann::json()) : nlohmann::json();
+  const nlohmann::json running =
+      state.is_object() ? state.value("running", nlohmann::json()) : nlohmann::json();
   const nlohmann::json terminated =
       state.is_object() ? state.value("terminated", nlohmann::json()) : nlohmann::json();
   if (running.is_null() && terminated.is_null()) {
@@ -74,10 +75,9 @@ std::string pod_log_text(const nlohmann::json& pod, const PodLogOptions& options
     lines.emplace_back(started, env.value("name", "") + "=" + env_value(pod, env));
   }
   const std::string duration = annotation_of(pod, std::string(annotation::kSimDuration));
-  lines.emplace_back(started, duration.empty()
-                                  ? std::string("running until deleted")
-                                  : "running for " + duration + " (" +
-                                        std::string(annotation::kSimDuration) + ")");
+  lines.emplace_back(started, duration.empty() ? std::string("running until deleted")
+                                               : "running for " + duration + " (" +
+                                                     std::string(annotation::kSimDuration) + ")");
   if (terminated.is_object()) {
     lines.emplace_back(terminated.value("finishedAt", ""),
                        "exited with code " + std::to_string(terminated.value("exitCode", 0)) +

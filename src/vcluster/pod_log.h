@@ -11,8 +11,8 @@
 namespace fitscale::vcluster {
 
 struct PodLogOptions {
-  std::string container;          // empty: the only container (400 when there are several)
-  bool timestamps = false;        // prefix each line with its RFC 3339 time
+  std::string container;           // empty: the only container (400 when there are several)
+  bool timestamps = false;         // prefix each line with its RFC 3339 time
   std::optional<long> tail_lines;  // the last N lines only
 };
 

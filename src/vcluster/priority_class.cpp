@@ -33,9 +33,9 @@ std::optional<nlohmann::json> global_default(const ObjectStore& store) {
 }  // namespace
 
 void ensure_system_priority_classes(ObjectStore& store) {
-  for (const auto& [name, value] : {std::pair<const char*, std::int64_t>{"system-cluster-critical",
-                                                                          2000000000},
-                                    {"system-node-critical", 2000001000}}) {
+  for (const auto& [name, value] :
+       {std::pair<const char*, std::int64_t>{"system-cluster-critical", 2000000000},
+        {"system-node-critical", 2000001000}}) {
     if (store.find("priorityclasses", "", name)) continue;
     try {
       store.create("priorityclasses", "",
@@ -44,8 +44,9 @@ void ensure_system_priority_classes(ObjectStore& store) {
                     {"metadata", {{"name", name}}},
                     {"value", value},
                     {"preemptionPolicy", "PreemptLowerPriority"},
-                    {"description", "Used for system critical pods that must run in the cluster, "
-                                    "but can be moved to another node if necessary."}});
+                    {"description",
+                     "Used for system critical pods that must run in the cluster, "
+                     "but can be moved to another node if necessary."}});
     } catch (const ApiError&) {
       // Created concurrently.
     }
@@ -54,7 +55,8 @@ void ensure_system_priority_classes(ObjectStore& store) {
 
 void admit_priority_class(const ObjectStore& store, const nlohmann::json& pc) {
   if (!pc.contains("value")) throw invalid(pc, "value: Required value");
-  if (!pc["value"].is_number_integer()) throw invalid(pc, "value: Invalid value: must be an integer");
+  if (!pc["value"].is_number_integer())
+    throw invalid(pc, "value: Invalid value: must be an integer");
   const auto value = pc["value"].get<std::int64_t>();
   if (value > kHighestUserPriority && name_of(pc).rfind("system-", 0) != 0) {
     throw invalid(pc, "value: Forbidden: maximum allowed value of a user defined priority is " +
@@ -91,8 +93,8 @@ void resolve_pod_priority(const ObjectStore& store, nlohmann::json& pod) {
       (!spec["priority"].is_number_integer() || spec["priority"].get<std::int64_t>() != priority)) {
     throw forbidden(pod, "the integer value of priority (" + spec["priority"].dump() +
                              ") must not be provided in pod spec; priority admission controller "
-                             "computed " + std::to_string(priority) +
-                             " from the given PriorityClass name");
+                             "computed " +
+                             std::to_string(priority) + " from the given PriorityClass name");
   }
   spec["priority"] = priority;
   if (pc) {

@@ -16,7 +16,6 @@
 namespace fitscale::vcluster {
 namespace {
 
-
 std::string query_value(const ApiRequest& req, const std::string& key) {
   auto it = req.query.find(key);
   return it == req.query.end() ? "" : it->second;
@@ -226,19 +225,19 @@ ApiResponse RestApi::patch(const ApiRequest& req) {
   // Applied under the store's lock, so concurrent patches (labels from two clients) both land.
   std::vector<std::string> warnings;
   auto patched = store_.mutate(r.plural, req.path.ns, req.path.name, [&](nlohmann::json& obj) {
-            nlohmann::json next = apply_patch(obj, p, req.content_type);
-            warnings = check_fields(r, next, query_value(req, "fieldValidation"));
-            const std::string want = meta_string(next, "resourceVersion");
-            if (!want.empty() && want != meta_string(obj, "resourceVersion")) {
-              throw conflict(r.plural, req.path.name);
-            }
-            admit_update(r, obj, next, is_status(req));
-            next["metadata"]["name"] = req.path.name;
-            for (const char* f : {"uid", "creationTimestamp", "resourceVersion", "namespace"}) {
-              if (obj["metadata"].contains(f)) next["metadata"][f] = obj["metadata"][f];
-            }
-            obj = std::move(next);
-          });
+    nlohmann::json next = apply_patch(obj, p, req.content_type);
+    warnings = check_fields(r, next, query_value(req, "fieldValidation"));
+    const std::string want = meta_string(next, "resourceVersion");
+    if (!want.empty() && want != meta_string(obj, "resourceVersion")) {
+      throw conflict(r.plural, req.path.name);
+    }
+    admit_update(r, obj, next, is_status(req));
+    next["metadata"]["name"] = req.path.name;
+    for (const char* f : {"uid", "creationTimestamp", "resourceVersion", "namespace"}) {
+      if (obj["metadata"].contains(f)) next["metadata"][f] = obj["metadata"][f];
+    }
+    obj = std::move(next);
+  });
   return {200, patched, std::nullopt, warnings};
 }
 

@@ -49,7 +49,7 @@ struct ApiResponse {
         warnings(std::move(warning_texts)) {}
   int status = 200;
   nlohmann::json body;
-  std::optional<std::string> text;  // a text/plain body instead of `body` (pods/log)
+  std::optional<std::string> text;    // a text/plain body instead of `body` (pods/log)
   std::vector<std::string> warnings;  // sent as `Warning: 299 - "..."` headers
 };
 

@@ -337,8 +337,9 @@ class Cluster:
         return kubectl_json(self.kubeconfig, *args)
 
     def apply(self, obj):
-        """kubectl apply of one object (validation off: the virtual cluster serves no OpenAPI)."""
-        self.kubectl("apply", "--validate=false", "-f", "-", stdin=json.dumps(obj))
+        """kubectl apply of one object, validated as kubectl does by default (the cluster's
+        OpenAPI and strict field validation: an unknown field fails the test)."""
+        self.kubectl("apply", "-f", "-", stdin=json.dumps(obj))
 
     def http(self, method, path, body=None, content_type="application/json"):
         """The cluster's API (or its sim-cloud endpoints) over raw HTTP -> (status, JSON)."""

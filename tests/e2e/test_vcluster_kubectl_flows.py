@@ -147,7 +147,9 @@ def run(c):
     second_default = {"apiVersion": "scheduling.k8s.io/v1", "kind": "PriorityClass",
                       "metadata": {"name": "other-default"}, "value": 1, "globalDefault": True}
     r = c.kubectl("apply", "-f", "-", stdin=json.dumps(second_default), check=False)
-    check(r.returncode != 0 and "Only one default can exist" in r.stderr, f"two defaults: {r.stderr}")
+    check(r.returncode != 0 and "is invalid" in r.stderr, f"two defaults: {r.stderr}")
+    code, err = c.http("POST", "/apis/scheduling.k8s.io/v1/priorityclasses", second_default)
+    check(code == 422 and "Only one default can exist" in err.get("message", ""), f"two defaults: {err}")
 
     # --- garbage collection: delete --cascade=orphan|background|foreground
     for name in ("orphaned", "background", "foreground"):

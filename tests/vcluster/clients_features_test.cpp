@@ -35,7 +35,7 @@ class ClientFeatures : public ::testing::Test {
     r.method = method;
     r.path = *parse_api_path(path);
     if (!body.is_null()) r.body = body.dump();
-    r.content_type = "application/json";
+    r.content_type = method == "PATCH" ? "application/merge-patch+json" : "application/json";
     r.query = std::move(query);
     return cluster.api().handle(r);
   }
@@ -50,16 +50,15 @@ class ClientFeatures : public ::testing::Test {
   }
 
   static nlohmann::json job(const std::string& name, const nlohmann::json& spec_extra = {}) {
-    nlohmann::json j = {
-        {"apiVersion", "batch/v1"},
-        {"kind", "Job"},
-        {"metadata", {{"name", name}}},
-        {"spec",
-         {{"parallelism", 2},
-          {"template",
-           {{"spec",
-             {{"restartPolicy", "Never"},
-              {"containers", {{{"name", "c"}, {"image", "busybox"}}}}}}}}}}};
+    nlohmann::json j = {{"apiVersion", "batch/v1"},
+                        {"kind", "Job"},
+                        {"metadata", {{"name", name}}},
+                        {"spec",
+                         {{"parallelism", 2},
+                          {"template",
+                           {{"spec",
+                             {{"restartPolicy", "Never"},
+                              {"containers", {{{"name", "c"}, {"image", "busybox"}}}}}}}}}}};
     if (spec_extra.is_object()) j["spec"].update(spec_extra);
     return j;
   }
@@ -67,8 +66,7 @@ class ClientFeatures : public ::testing::Test {
   std::vector<nlohmann::json> pods_of(const std::string& job_name) {
     std::vector<nlohmann::json> out;
     for (auto& p : cluster.store().list("pods", "default").items) {
-      if (p["metadata"].value("generateName", "").rfind(job_name + "-", 0) == 0)
-        out.push_back(p);
+      if (p["metadata"].value("generateName", "").rfind(job_name + "-", 0) == 0) out.push_back(p);
     }
     return out;
   }
@@ -83,8 +81,8 @@ TEST_F(ClientFeatures, OrphanKeepsDependentsAndDropsTheirReference) {
   ASSERT_EQ(call("POST", "/apis/batch/v1/namespaces/default/jobs", job("j")).status, 201);
   cluster.tick();
   ASSERT_EQ(pods_of("j").size(), 2u);
-  auto del = call("DELETE", "/apis/batch/v1/namespaces/default/jobs/j",
-                  {{"propagationPolicy", "Orphan"}});
+  auto del =
+      call("DELETE", "/apis/batch/v1/namespaces/default/jobs/j", {{"propagationPolicy", "Orphan"}});
   ASSERT_EQ(del.status, 200) << del.body.dump();
   cluster.tick();
   cluster.tick();
@@ -119,7 +117,10 @@ TEST_F(ClientFeatures, ADependentWithAnotherLiveOwnerOnlyLosesTheDanglingReferen
   ASSERT_EQ(cm.status, 201);
   auto p = pod("two-owners");
   p["metadata"]["ownerReferences"] = {
-      {{"apiVersion", "v1"}, {"kind", "ConfigMap"}, {"name", "keep"}, {"uid", cm.body["metadata"]["uid"]}},
+      {{"apiVersion", "v1"},
+       {"kind", "ConfigMap"},
+       {"name", "keep"},
+       {"uid", cm.body["metadata"]["uid"]}},
       {{"apiVersion", "v1"}, {"kind", "ConfigMap"}, {"name", "gone"}, {"uid", "no-such-uid"}}};
   ASSERT_EQ(call("POST", "/api/v1/namespaces/default/pods", p).status, 201);
   cluster.tick();
@@ -226,12 +227,13 @@ TEST_F(ClientFeatures, PodLogTellsTheSimulatedContainersStory) {
   EXPECT_EQ(waiting.status, 400);
   cluster.store().mutate("pods", "default", "l", [](nlohmann::json& o) {
     o["spec"]["nodeName"] = "n1";
-    o["status"]["containerStatuses"] = {
-        {{"name", "c"},
-         {"state",
-          {{"terminated",
-            {{"exitCode", 0}, {"reason", "Completed"}, {"startedAt", "2027-01-15T08:00:00Z"},
-             {"finishedAt", "2027-01-15T08:00:30Z"}}}}}}};
+    o["status"]["containerStatuses"] = {{{"name", "c"},
+                                         {"state",
+                                          {{"terminated",
+                                            {{"exitCode", 0},
+                                             {"reason", "Completed"},
+                                             {"startedAt", "2027-01-15T08:00:00Z"},
+                                             {"finishedAt", "2027-01-15T08:00:30Z"}}}}}}};
   });
   auto log = call("GET", "/api/v1/namespaces/default/pods/l/log");
   ASSERT_EQ(log.status, 200) << log.body.dump();
@@ -244,9 +246,9 @@ TEST_F(ClientFeatures, PodLogTellsTheSimulatedContainersStory) {
   auto tail = call("GET", "/api/v1/namespaces/default/pods/l/log", nullptr,
                    {{"tailLines", "1"}, {"timestamps", "true"}});
   EXPECT_EQ(*tail.text, "2027-01-15T08:00:30Z exited with code 0 (Completed)\n");
-  EXPECT_EQ(call("GET", "/api/v1/namespaces/default/pods/l/log", nullptr, {{"container", "x"}})
-                .status,
-            400);
+  EXPECT_EQ(
+      call("GET", "/api/v1/namespaces/default/pods/l/log", nullptr, {{"container", "x"}}).status,
+      400);
 }
 
 TEST_F(ClientFeatures, StrictFieldValidationNamesTheUnknownField) {
@@ -281,9 +283,10 @@ TEST_F(ClientFeatures, OpenApiV3DeclaresFieldValidationOnEveryPatch) {
   EXPECT_TRUE(has);
   EXPECT_TRUE(doc["components"]["schemas"].contains("io.k8s.api.batch.v1.JobSpec"));
   EXPECT_EQ(openapi_answer("/openapi/v3/apis/nope/v1", "").status, 404);
-  EXPECT_EQ(openapi_answer("/openapi/v2", "application/com.github.proto-openapi.spec.v2@v1.0+protobuf")
-                .status,
-            406);
+  EXPECT_EQ(
+      openapi_answer("/openapi/v2", "application/com.github.proto-openapi.spec.v2@v1.0+protobuf")
+          .status,
+      406);
   auto v2 = nlohmann::json::parse(openapi_answer("/openapi/v2", "application/json").body);
   EXPECT_EQ(v2["definitions"]["io.k8s.api.core.v1.Pod"]["properties"]["spec"]["$ref"],
             "#/definitions/io.k8s.api.core.v1.PodSpec");

@@ -211,8 +211,11 @@ TEST_F(VclusterComponents, JobPodsRunForSimDurationAndCompleteTheJob) {
   bool complete = false;
   for (const auto& c : status["conditions"]) complete |= c["type"] == "Complete";
   EXPECT_TRUE(complete);
-  // Deleting the Job collects its pods.
-  EXPECT_EQ(call("DELETE", "/apis/batch/v1/namespaces/default/jobs/j").status, 200);
+  // Deleting the Job as kubectl does (propagationPolicy Background) collects its pods.
+  EXPECT_EQ(call("DELETE", "/apis/batch/v1/namespaces/default/jobs/j",
+                 {{"propagationPolicy", "Background"}})
+                .status,
+            200);
   cluster.tick();
   EXPECT_EQ(call("GET", "/api/v1/namespaces/default/pods").body["items"].size(), 0u);
 }

@@ -5,6 +5,7 @@ Not a test file itself (not named test_*.py): it needs the client, which only De
 /usr/bin/python3 has, while the e2e runner may be another python3. It loads the kubeconfig
 exactly as written, exercises one flow per block and prints "ok FLOW" for each; the first
 failure raises (non-zero exit, traceback on stderr)."""
+import datetime
 import sys
 import threading
 import time
@@ -131,7 +132,7 @@ def main(kubeconfig):
                            spec=client.V1LeaseSpec(holder_identity="a", lease_duration_seconds=15))
     held = coord.create_namespaced_lease(NS, lease)
     expect_status(409, coord.create_namespaced_lease, NS, lease)
-    held.spec.holder_identity = "a"
+    held.spec.renew_time = datetime.datetime.now(datetime.timezone.utc)
     renewed = coord.replace_namespaced_lease("py-leader", NS, held)
     assert renewed.metadata.resource_version != held.metadata.resource_version
     held.spec.holder_identity = "b"  # b raced with the old version: must lose

@@ -67,7 +67,7 @@ async function main() {
   await waitFor('the informer to see watched added', () => events.includes('add watched'));
   await core.deleteNamespacedPod({ name: 'watched', namespace: NS, gracePeriodSeconds: 0 });
   await waitFor('the informer to see watched deleted', () => events.includes('delete watched'));
-  assert(informer.get('alpha') && !informer.get('watched'), 'the informer cache holds alpha only');
+  assert(informer.get('alpha', NS) && !informer.get('watched', NS), 'the informer cache holds alpha only');
   assert(informerError === null, `informer error ${informerError}`);
   console.log('ok informer');
 
