@@ -71,6 +71,7 @@ std::vector<std::string> check_fields(const ResourceInfo& r, const nlohmann::jso
   }
   const auto unknown = unknown_fields(r, obj);
   std::vector<std::string> warnings;
+  warnings.reserve(unknown.size());
   for (const auto& f : unknown) warnings.push_back("unknown field \"" + f + "\"");
   if (directive == "Strict" && !warnings.empty()) {
     std::string joined;
