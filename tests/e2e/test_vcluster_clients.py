@@ -48,6 +48,19 @@ def main():
         run_flows("JavaScript", ["node", os.path.join(JS_DIR, "client_flows.mjs"), c.kubeconfig],
                   ["create/get/list", "informer", "dry-run create", "patch json/merge/strategic",
                    "pagination", "lease", "delete"], cwd=JS_DIR)
+    # --plain-http: the old plain server, for tools without TLS; kubectl still works, and the
+    # JavaScript client refuses it, which is why HTTPS is the default.
+    with scratch_dir("vcluster-clients-http") as tmp, Cluster(tmp, "--plain-http") as c:
+        if not c.url.startswith("http://") or c.ssl_context is not None:
+            fail(f"--plain-http serves {c.url}")
+        c.kubectl("get", "namespaces")
+        r = subprocess.run(["node", "--input-type=module", "-e",
+                            "import * as k8s from '@kubernetes/client-node';"
+                            "const kc = new k8s.KubeConfig(); kc.loadFromFile(process.argv[1]);"
+                            "await kc.makeApiClient(k8s.CoreV1Api).listNamespace();",
+                            c.kubeconfig], capture_output=True, text=True, timeout=60, cwd=JS_DIR)
+        if r.returncode == 0 or "HTTP protocol is not allowed" not in r.stderr:
+            fail(f"the JavaScript client with a plain-HTTP kubeconfig: {r.returncode} {r.stderr[-1000:]}")
     print("ok")
 
 

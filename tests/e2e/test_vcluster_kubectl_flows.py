@@ -67,6 +67,9 @@ def run(c):
     second = c.kubectl("apply", "-f", "-", stdin=job_yaml("hello", "2s"), check=False)
     check(second.returncode == 0 and "job.batch/hello unchanged" in second.stdout,
           f"second apply: {second.stdout}{second.stderr}")
+    same = c.kubectl("diff", "-f", "-", stdin=job_yaml("hello", "2s"), check=False)
+    check(same.returncode == 0 and same.stdout == "", f"diff of the applied Job: {same.returncode} {same.stdout}{same.stderr}")
+    # (kubectl diff of a changed object needs dry run on PATCH, which is another slice's.)
     bad = c.kubectl("apply", "-f", "-", stdin=job_yaml("typo", extra="parallelizm: 2"), check=False)
     check(bad.returncode != 0 and 'unknown field "spec.parallelizm"' in bad.stderr,
           f"an unknown field must be refused by name: {bad.returncode} {bad.stderr}")
