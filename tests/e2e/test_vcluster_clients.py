@@ -5,7 +5,7 @@ writes it: Debian's python3-kubernetes (run by /usr/bin/python3) and npm's
 Each client runs its flows script (tests/e2e/clients/python_client_flows.py,
 tests/e2e/js/client_flows.mjs): create/get/list, dry-run create, JSON, merge and strategic merge
 patches, pagination with limit/continue, a watch and an informer, a Lease renewed and a stale
-Lease update refused with 409, delete. The kubeconfig is private (0600) and points at HTTPS
+Lease update refused with 409, the Python client's leader elector (a ConfigMap lock), delete. The kubeconfig is private (0600) and points at HTTPS
 with the cluster's generated CA, which is what the JavaScript client needs (it refuses http://
 without insecure-skip-tls-verify)."""
 import os
@@ -44,7 +44,7 @@ def main():
         run_flows("Python", [DEBIAN_PYTHON, os.path.join(HERE, "clients", "python_client_flows.py"),
                              c.kubeconfig],
                   ["create/get/list", "dry-run create", "patch json/strategic/merge", "pagination",
-                   "watch", "informer", "lease", "delete"])
+                   "watch", "informer", "lease", "leader election", "delete"])
         run_flows("JavaScript", ["node", os.path.join(JS_DIR, "client_flows.mjs"), c.kubeconfig],
                   ["create/get/list", "informer", "dry-run create", "patch json/merge/strategic",
                    "pagination", "lease", "delete"], cwd=JS_DIR)

@@ -12,6 +12,8 @@ import time
 
 from kubernetes import client, config, watch
 from kubernetes.client.rest import ApiException
+from kubernetes.leaderelection import electionconfig, leaderelection
+from kubernetes.leaderelection.resourcelock.configmaplock import ConfigMapLock
 
 NS = "pyclient"
 
@@ -140,6 +142,18 @@ def main(kubeconfig):
     assert "Conflict" in e.body, e.body
     assert coord.read_namespaced_lease("py-leader", NS).spec.holder_identity == "a"
     print("ok lease")
+
+    # the client's own elector (it locks a ConfigMap's annotation in this client version)
+    lock = ConfigMapLock("py-elector", NS, "candidate-1")
+    led = threading.Event()
+    cfg = electionconfig.Config(lock, lease_duration=6, renew_deadline=4, retry_period=1,
+                                onstarted_leading=led.set, onstopped_leading=lambda: None)
+    threading.Thread(target=leaderelection.LeaderElection(cfg).run, daemon=True).start()
+    assert led.wait(60), "the elector never led"
+    record = v1.read_namespaced_config_map("py-elector", NS).metadata.annotations[
+        "control-plane.alpha.kubernetes.io/leader"]
+    assert '"holderIdentity": "candidate-1"' in record, record
+    print("ok leader election")
 
     # delete
     v1.delete_namespaced_pod("alpha", NS, grace_period_seconds=0)
