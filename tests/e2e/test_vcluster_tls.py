@@ -196,7 +196,7 @@ def check(tmp, pki, server, token_kcfg):
     assert r.returncode != 0 and "Unauthorized" in r.stderr, (r.returncode, r.stderr)
     code, lines = run_fails(wrong_token_kcfg, config)
     assert code == 2 and len(lines) == 1, (code, lines)
-    assert "401" in lines[0] and "bearer token" in lines[0] and "not-the-token" not in lines[0], lines
+    assert "401" in lines[0] and "kubeconfig's token" in lines[0] and "not-the-token" not in lines[0], lines
     print("no credentials: refused;", lines[0])
 
 
