@@ -88,7 +88,9 @@ TEST_F(VclusterRest, TextPlainBodiesAreUnsupportedMediaType) {
   expect_status(call("PATCH", "/api/v1/namespaces/default/pods/p", "{}", "text/plain"), 415,
                 "UnsupportedMediaType");
   EXPECT_EQ(call("POST", "/api/v1/namespaces/default/pods",
-                 "apiVersion: v1\nkind: Pod\nmetadata:\n  name: from-yaml\n", "application/yaml")
+                 "apiVersion: v1\nkind: Pod\nmetadata:\n  name: from-yaml\nspec:\n  containers:\n"
+                 "  - name: c\n    image: i\n",
+                 "application/yaml")
                 .status,
             201);
 }
