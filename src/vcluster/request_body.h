@@ -9,7 +9,7 @@
 
 namespace fitscale::vcluster {
 
-inline constexpr std::size_t kMaxRequestBodyBytes = 3 * 1024 * 1024;
+inline constexpr std::size_t kMaxRequestBodyBytes = std::size_t{3} * 1024 * 1024;
 inline constexpr int kMaxJsonDepth = 10000;
 
 // Throws ApiError 400 naming the problem (syntax, invalid UTF-8, nesting too deep).

@@ -46,7 +46,7 @@ nlohmann::json without_directives(const nlohmann::json& j) {
 std::string patch_directive(const nlohmann::json& obj) {
   if (!obj.is_object() || !obj.contains(kPatch)) return "";
   if (!obj[kPatch].is_string()) throw invalid_patch("$patch must be a string");
-  const std::string d = obj[kPatch].get<std::string>();
+  std::string d = obj[kPatch].get<std::string>();
   if (d != "replace" && d != "delete" && d != "merge") {
     throw invalid_patch("unknown $patch directive \"" + d + "\"");
   }

@@ -257,10 +257,10 @@ std::string human_duration(Seconds s) {
   const Seconds h = s / 3600;
   if (h < 8) return m % 60 == 0 ? fmt::format("{}h", h) : fmt::format("{}h{}m", h, m % 60);
   if (h < 48) return fmt::format("{}h", h);
-  if (h < 24 * 8)
+  if (h < Seconds{24} * 8)
     return h % 24 == 0 ? fmt::format("{}d", h / 24) : fmt::format("{}d{}h", h / 24, h % 24);
-  if (h < 24 * 365 * 2) return fmt::format("{}d", h / 24);
-  if (h < 24 * 365 * 8) {
+  if (h < Seconds{24} * 365 * 2) return fmt::format("{}d", h / 24);
+  if (h < Seconds{24} * 365 * 8) {
     const Seconds d = h / 24 - 365 * (h / 24 / 365);
     return d == 0 ? fmt::format("{}y", h / 24 / 365) : fmt::format("{}y{}d", h / 24 / 365, d);
   }
