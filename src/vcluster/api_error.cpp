@@ -11,6 +11,7 @@ nlohmann::json status_json(const ApiError& e, const std::string& resource,
   if (!resource.empty() || !name.empty()) {
     s["details"] = {{"name", name}, {"kind", resource}};
   }
+  if (!e.causes().empty()) s["details"]["causes"] = e.causes();
   return s;
 }
 

@@ -13,10 +13,18 @@ class ApiError : public std::runtime_error {
       : std::runtime_error(message), code_(code), reason_(std::move(reason)) {}
   int code() const { return code_; }
   const std::string& reason() const { return reason_; }
+  // details.causes, as kube-apiserver lists the fields of a 422 Invalid.
+  ApiError& with_cause(const std::string& type, const std::string& field,
+                       const std::string& message) {
+    causes_.push_back({{"reason", type}, {"message", message}, {"field", field}});
+    return *this;
+  }
+  const nlohmann::json& causes() const { return causes_; }
 
  private:
   int code_;
   std::string reason_;
+  nlohmann::json causes_ = nlohmann::json::array();
 };
 
 inline ApiError not_found(const std::string& resource, const std::string& name) {

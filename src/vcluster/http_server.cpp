@@ -4,8 +4,11 @@
 
 #include "model/error.h"
 #include "vcluster/api_error.h"
+#include "vcluster/client_liveness.h"
+#include "vcluster/connection_threads.h"
 #include "vcluster/discovery.h"
 #include "vcluster/openapi.h"
+#include "vcluster/request_body.h"
 #include "vcluster/selectors.h"
 #include "vcluster/watch_stream.h"
 
@@ -16,7 +19,9 @@ constexpr const char* kJson = "application/json";
 
 void send(httplib::Response& res, int status, const nlohmann::json& body) {
   res.status = status;
-  res.set_content(body.dump(), kJson);
+  // A stored string is valid UTF-8 (the parser checks), but a name taken from a URL may not be:
+  // replace such bytes rather than fail the answer.
+  res.set_content(body.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace), kJson);
 }
 
 void send_error(httplib::Response& res, const ApiError& e) { send(res, e.code(), status_json(e)); }
@@ -51,7 +56,22 @@ ApiHttpServer::ApiHttpServer(ObjectStore& store, RestApi& api, CloudBridge& brid
       options_(std::move(options)),
       server_(make_server(options_.tls)) {
   const std::size_t threads = options_.worker_threads;
-  server_->new_task_queue = [threads] { return new httplib::ThreadPool(threads); };
+  server_->new_task_queue = [threads] { return new ConnectionThreads(threads); };
+  // Without it a response's body waits for the client's delayed ACK of its headers (40 ms per
+  // request on Linux). Accepted sockets inherit it from the listening socket.
+  server_->set_tcp_nodelay(true);
+  // kube-apiserver's limit; httplib stops reading a longer body and answers 413 (Status below).
+  server_->set_payload_max_length(kMaxRequestBodyBytes);
+  server_->set_error_handler(
+      httplib::Server::HandlerWithResponse([](const httplib::Request&, httplib::Response& res) {
+        if (res.status == 413) {
+          send_error(res, ApiError(413, "RequestEntityTooLarge",
+                                   "the request entity is too large (limit " +
+                                       std::to_string(kMaxRequestBodyBytes) + " bytes)"));
+          return httplib::Server::HandlerResponse::Handled;
+        }
+        return httplib::Server::HandlerResponse::Unhandled;
+      }));
   auto handler = [this](const httplib::Request& req, httplib::Response& res) {
     dispatch(req, res);
   };
@@ -185,6 +205,7 @@ void ApiHttpServer::dispatch(const httplib::Request& req, httplib::Response& res
   for (const auto& [k, v] : req.params) ar.query[k] = v;
   ar.body = req.body;
   ar.content_type = req.get_header_value("Content-Type");
+  ar.accept = req.get_header_value("Accept");
 
   const std::string watch = ar.query.count("watch") ? ar.query["watch"] : "";
   // As apimachinery reads booleans: the Python client sends watch=True.
@@ -197,29 +218,35 @@ void ApiHttpServer::dispatch(const httplib::Request& req, httplib::Response& res
       w->name = path->name;
       w->labels = parse_label_selector(ar.query["labelSelector"]);
       w->fields = parse_field_selector(ar.query["fieldSelector"]);
-      w->resource_version = ar.query["resourceVersion"];
-      w->bookmarks = ar.query["allowWatchBookmarks"] == "true";
-      if (!ar.query["timeoutSeconds"].empty()) {
-        w->timeout = std::chrono::seconds(std::stol(ar.query["timeoutSeconds"]));
-      }
+      read_watch_options(ar.query, *w);
     } catch (const ApiError& e) {
       send_error(res, e);
       return;
-    } catch (const std::exception&) {
-      send_error(res, bad_request("invalid timeoutSeconds"));
-      return;
     }
+    auto liveness =
+        std::make_shared<ClientLiveness>(req.remote_addr, req.remote_port, req.local_port);
     res.status = 200;
     // The stream=watch parameter (the API server's own watch media type) also keeps httplib from
     // gzip-compressing the stream: its compressor would hold events back until the watch ends.
     res.set_chunked_content_provider(
-        "application/json;stream=watch", [this, w](size_t, httplib::DataSink& sink) {
-          stream_watch(store_, *w, [&sink](const std::string& line) {
-            return sink.is_writable() && sink.write(line.data(), line.size());
-          });
+        "application/json;stream=watch", [this, w, liveness](size_t, httplib::DataSink& sink) {
+          stream_watch(
+              store_, *w,
+              [&sink](const std::string& line) {
+                return sink.is_writable() && sink.write(line.data(), line.size());
+              },
+              [liveness] { return liveness->alive(); });
           sink.done();
           return true;
         });
+    return;
+  }
+  if (req.method == "GET" && ar.query.count("sendInitialEvents")) {
+    send_error(res, ApiError(422, "Invalid",
+                             "ListOptions.meta.k8s.io \"\" is invalid: sendInitialEvents: "
+                             "Forbidden: sendInitialEvents is forbidden for list")
+                        .with_cause("FieldValueForbidden", "sendInitialEvents",
+                                    "Forbidden: sendInitialEvents is forbidden for list"));
     return;
   }
   ApiResponse out = api_.handle(ar);

@@ -1,7 +1,7 @@
 #pragma once
 // The virtual cluster on HTTP or HTTPS (cpp-httplib): Kubernetes API paths go to RestApi and
 // stream_watch, discovery to discovery.h, /fitscale.io/sim-cloud/ to the cloud bridge.
-// Watches hold a worker thread each, so the server runs a large pool.
+// Each connection (a watch included) runs on its own thread, up to worker_threads at once.
 #include <httplib.h>
 
 #include <functional>
@@ -23,7 +23,8 @@ struct HttpServerOptions {
   std::string token;
   // HTTPS when tls.enabled() (files or in-memory PEM); otherwise plain HTTP.
   TlsFiles tls;
-  std::size_t worker_threads = 64;
+  // Connections served at once (each on its own thread); more wait for one to close.
+  std::size_t worker_threads = 1024;
   std::function<void(const std::string&)> log;  // one line per request; empty = quiet
 };
 

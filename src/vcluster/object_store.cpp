@@ -160,6 +160,11 @@ std::uint64_t ObjectStore::resource_version() const {
   return rv_;
 }
 
+std::uint64_t ObjectStore::oldest_resource_version() const {
+  std::lock_guard lock(mu_);
+  return compacted_rv_;
+}
+
 std::vector<WatchEvent> ObjectStore::wait_for_events(const std::string& resource,
                                                      std::uint64_t after_rv,
                                                      std::chrono::milliseconds timeout,

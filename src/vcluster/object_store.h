@@ -55,6 +55,9 @@ class ObjectStore {
                         const std::string& name);  // throws NotFound
 
   std::uint64_t resource_version() const;
+  // Versions older than this have left the history: a watch or a list continuation from one
+  // gets 410 Expired.
+  std::uint64_t oldest_resource_version() const;
   // Changes to `resource` after `after_rv`; waits up to `timeout` for the first one. Throws
   // ApiError 410 Expired when `after_rv` is older than the history. Empty after close().
   // `*seen_up_to` (optional) gets the store's version at the time of the answer: every change to

@@ -5,6 +5,7 @@
 #include <string>
 
 #include "vcluster/api_error.h"
+#include "vcluster/protobuf_schema.h"
 
 namespace fitscale::vcluster {
 namespace {
@@ -69,50 +70,6 @@ class Reader {
   std::size_t pos_ = 0;
 };
 
-nlohmann::json string_map_entry(std::string_view entry) {
-  std::string k, v;
-  Reader(entry).fields([&](std::uint64_t f, Reader& r) {
-    if (f == 1)
-      k = r.bytes();
-    else if (f == 2)
-      v = r.bytes();
-    else
-      return false;
-    return true;
-  });
-  return {k, v};
-}
-
-nlohmann::json object_meta(std::string_view bytes) {
-  nlohmann::json md = nlohmann::json::object();
-  Reader(bytes).fields([&](std::uint64_t f, Reader& r) {
-    switch (f) {
-      case 1:
-        md["name"] = std::string(r.bytes());
-        return true;
-      case 2:
-        md["generateName"] = std::string(r.bytes());
-        return true;
-      case 3:
-        md["namespace"] = std::string(r.bytes());
-        return true;
-      case 11: {
-        auto e = string_map_entry(r.bytes());
-        md["labels"][e[0].get<std::string>()] = e[1];
-        return true;
-      }
-      case 12: {
-        auto e = string_map_entry(r.bytes());
-        md["annotations"][e[0].get<std::string>()] = e[1];
-        return true;
-      }
-      default:
-        return false;
-    }
-  });
-  return md;
-}
-
 }  // namespace
 
 nlohmann::json decode_protobuf_body(std::string_view body) {
@@ -139,18 +96,18 @@ nlohmann::json decode_protobuf_body(std::string_view body) {
     }
     return false;
   });
-  if (kind != "Namespace") {
+  nlohmann::json obj = decode_protobuf_object(kind, raw);
+  if (obj.is_null()) {
+    // The answer kube-apiserver gives a body type it cannot decode.
     throw ApiError(415, "UnsupportedMediaType",
-                   "this virtual cluster reads protobuf bodies only for Namespaces; send " + kind +
-                       " as application/json");
+                   "the body of the request was in an unknown format - accepted media types "
+                   "include: application/json, application/yaml (this virtual cluster reads "
+                   "protobuf only for Namespace, ConfigMap, ServiceAccount, Deployment, Job and "
+                   "PodDisruptionBudget; " +
+                       kind + " was sent)");
   }
-  nlohmann::json obj = {
-      {"apiVersion", api_version}, {"kind", kind}, {"metadata", nlohmann::json::object()}};
-  Reader(raw).fields([&](std::uint64_t f, Reader& r) {
-    if (f != 1) return false;
-    obj["metadata"] = object_meta(r.bytes());
-    return true;
-  });
+  obj["apiVersion"] = api_version;
+  obj["kind"] = kind;
   return obj;
 }
 

@@ -5,13 +5,19 @@
 #include "model/time.h"
 #include "vcluster/admission.h"
 #include "vcluster/api_error.h"
+#include "vcluster/delete_preconditions.h"
 #include "vcluster/field_validation.h"
 #include "vcluster/garbage_collector.h"
+#include "vcluster/list_pages.h"
+#include "vcluster/name_validation.h"
 #include "vcluster/object_meta.h"
 #include "vcluster/patch.h"
 #include "vcluster/priority_class.h"
 #include "vcluster/protobuf_body.h"
+#include "vcluster/request_body.h"
 #include "vcluster/selectors.h"
+#include "vcluster/server_side_apply.h"
+#include "vcluster/tables.h"
 
 namespace fitscale::vcluster {
 namespace {
@@ -37,13 +43,7 @@ std::vector<std::string> split_path(const std::string& path) {
   return out;
 }
 
-nlohmann::json parse_body(const std::string& body) {
-  try {
-    return nlohmann::json::parse(body);
-  } catch (const nlohmann::json::parse_error& e) {
-    throw bad_request(std::string("the request body is not valid JSON: ") + e.what());
-  }
-}
+nlohmann::json parse_body(const std::string& body) { return parse_json_body(body); }
 
 std::optional<ApiPath> parse_api_path(const std::string& path) {
   auto seg = split_path(path);
@@ -128,6 +128,14 @@ ApiResponse RestApi::handle(const ApiRequest& req) {
   } catch (const ApiError& e) {
     return {e.code(),
             status_json(e, req.path.resource ? req.path.resource->plural : "", req.path.name)};
+  } catch (const nlohmann::json::exception& e) {
+    // A field of the wrong JSON type (a string where an object belongs): the client's fault.
+    return {400, status_json(bad_request(std::string("the request body does not have the "
+                                                     "expected shape: ") +
+                                         e.what()),
+                             req.path.resource ? req.path.resource->plural : "", req.path.name)};
+  } catch (const std::invalid_argument& e) {
+    return {400, status_json(bad_request(std::string("invalid value: ") + e.what()))};
   } catch (const std::exception& e) {
     ApiError internal(500, "InternalError", std::string("internal error: ") + e.what());
     return {500, status_json(internal)};
@@ -136,24 +144,18 @@ ApiResponse RestApi::handle(const ApiRequest& req) {
 
 ApiResponse RestApi::get_or_list(const ApiRequest& req) {
   const auto& r = *req.path.resource;
-  if (!req.path.name.empty()) return {200, store_.get(r.plural, req.path.ns, req.path.name)};
+  if (!req.path.name.empty()) {
+    auto obj = store_.get(r.plural, req.path.ns, req.path.name);
+    if (!wants_table(req.accept)) return {200, obj};
+    return {200, to_table(r, {obj}, {{"resourceVersion", meta_string(obj, "resourceVersion")}},
+                          clock_.now(), query_value(req, "includeObject"))};
+  }
   auto labels = parse_label_selector(query_value(req, "labelSelector"));
   auto fields = parse_field_selector(query_value(req, "fieldSelector"));
   auto listed = store_.list(r.plural, req.path.ns);
-  nlohmann::json items = nlohmann::json::array();
+  std::vector<nlohmann::json> items;
   for (auto& obj : listed.items) {
     if (matches_labels(labels, obj) && matches_fields(fields, obj)) items.push_back(std::move(obj));
-  }
-  nlohmann::json metadata = {{"resourceVersion", std::to_string(listed.resource_version)}};
-  // Pagination: the continue token is the offset of the next item (no snapshot isolation,
-  // which real clients tolerate because they relist on any change anyway).
-  std::size_t offset = 0;
-  if (auto c = query_value(req, "continue"); !c.empty()) {
-    try {
-      offset = std::stoul(c);
-    } catch (const std::exception&) {
-      throw bad_request("invalid continue token \"" + c + "\"");
-    }
   }
   std::size_t limit = 0;
   if (auto l = query_value(req, "limit"); !l.empty()) {
@@ -163,21 +165,22 @@ ApiResponse RestApi::get_or_list(const ApiRequest& req) {
       throw bad_request("invalid limit \"" + l + "\"");
     }
   }
-  if (offset > 0 || (limit > 0 && items.size() > limit)) {
-    nlohmann::json page = nlohmann::json::array();
-    std::size_t end = limit > 0 ? std::min(items.size(), offset + limit) : items.size();
-    for (std::size_t i = offset; i < end; ++i) page.push_back(std::move(items[i]));
-    if (end < items.size()) {
-      metadata["continue"] = std::to_string(end);
-      metadata["remainingItemCount"] = items.size() - end;
-    }
-    items = std::move(page);
+  ListPage page = page_of(std::move(items), listed.resource_version, limit,
+                          query_value(req, "continue"), store_.oldest_resource_version());
+  nlohmann::json metadata = {{"resourceVersion", std::to_string(page.resource_version)}};
+  if (page.continue_token) {
+    metadata["continue"] = *page.continue_token;
+    metadata["remainingItemCount"] = page.remaining;
+  }
+  if (wants_table(req.accept)) {
+    return {200,
+            to_table(r, page.items, metadata, clock_.now(), query_value(req, "includeObject"))};
   }
   return {200,
           {{"kind", r.kind + "List"},
            {"apiVersion", r.group_version()},
            {"metadata", metadata},
-           {"items", items}}};
+           {"items", std::move(page.items)}}};
 }
 
 ApiResponse RestApi::create(const ApiRequest& req) {
@@ -185,10 +188,9 @@ ApiResponse RestApi::create(const ApiRequest& req) {
   if (r.namespaced && req.path.ns.empty()) {
     throw bad_request("a namespace is required to create " + r.plural);
   }
-  nlohmann::json obj = req.content_type.rfind("application/vnd.kubernetes.protobuf", 0) == 0
-                           ? decode_protobuf_body(req.body)
-                           : parse_body(req.body);
+  nlohmann::json obj = decode_object_body(req.body, req.content_type);
   auto warnings = check_fields(r, obj, query_value(req, "fieldValidation"));
+  validate_object_names(r, req.path.ns, obj);
   admit_create(r, obj);
   if (r.plural == "priorityclasses") admit_priority_class(store_, obj);
   if (r.plural == "pods") resolve_pod_priority(store_, obj);
@@ -211,7 +213,7 @@ ApiResponse RestApi::create(const ApiRequest& req) {
 
 ApiResponse RestApi::replace(const ApiRequest& req) {
   const auto& r = *req.path.resource;
-  nlohmann::json obj = parse_body(req.body);
+  nlohmann::json obj = decode_object_body(req.body, req.content_type);
   auto warnings = check_fields(r, obj, query_value(req, "fieldValidation"));
   auto stored = store_.get(r.plural, req.path.ns, req.path.name);
   admit_update(r, stored, obj, is_status(req));
@@ -221,6 +223,8 @@ ApiResponse RestApi::replace(const ApiRequest& req) {
 
 ApiResponse RestApi::patch(const ApiRequest& req) {
   const auto& r = *req.path.resource;
+  if (is_apply_patch(req.content_type)) return apply(req);
+  check_patch_content_type(req.content_type);
   nlohmann::json p = parse_body(req.body);
   // Applied under the store's lock, so concurrent patches (labels from two clients) both land.
   std::vector<std::string> warnings;
@@ -239,6 +243,41 @@ ApiResponse RestApi::patch(const ApiRequest& req) {
     obj = std::move(next);
   });
   return {200, patched, std::nullopt, warnings};
+}
+
+ApiResponse RestApi::apply(const ApiRequest& req) {
+  const auto& r = *req.path.resource;
+  const ApplyRequest how{query_value(req, "fieldManager"), format_rfc3339(clock_.now())};
+  check_apply_request(how);
+  const nlohmann::json applied = parse_apply_body(req.body);
+  const std::string body_name = name_of(applied);
+  if (!body_name.empty() && body_name != req.path.name) {
+    throw bad_request("the name of the object (" + body_name +
+                      ") does not match the name on the URL (" + req.path.name + ")");
+  }
+  if (!is_status(req) && !store_.find(r.plural, req.path.ns, req.path.name)) {
+    // Apply creates an absent object.
+    nlohmann::json obj = server_side_apply(nullptr, applied, how);
+    obj["metadata"]["name"] = req.path.name;
+    validate_object_names(r, req.path.ns, obj);
+    admit_create(r, obj);
+    if (r.namespaced) ensure_namespace(req.path.ns);
+    auto created = store_.create(r.plural, req.path.ns, std::move(obj));
+    if (r.plural == "jobs") {
+      created = store_.mutate(r.plural, req.path.ns, name_of(created),
+                              [&](nlohmann::json& o) { admit_created(r, o); });
+    }
+    return {201, created};
+  }
+  return {200, store_.mutate(r.plural, req.path.ns, req.path.name, [&](nlohmann::json& obj) {
+            nlohmann::json next = server_side_apply(obj, applied, how);
+            admit_update(r, obj, next, is_status(req));
+            next["metadata"]["name"] = req.path.name;
+            for (const char* f : {"uid", "creationTimestamp", "resourceVersion", "namespace"}) {
+              if (obj["metadata"].contains(f)) next["metadata"][f] = obj["metadata"][f];
+            }
+            obj = std::move(next);
+          })};
 }
 
 nlohmann::json RestApi::delete_object(const ResourceInfo& r, const std::string& ns,
@@ -283,6 +322,8 @@ ApiResponse RestApi::remove(const ApiRequest& req) {
         opts["gracePeriodSeconds"].is_number()) {
       grace = opts["gracePeriodSeconds"].get<long>();
     }
+    check_delete_preconditions(*req.path.resource, opts,
+                               store_.get(req.path.resource->plural, req.path.ns, req.path.name));
   }
   // Owner-reference propagation (garbage_collector.h).
   const auto& r = *req.path.resource;

@@ -36,6 +36,7 @@ struct ApiRequest {
   std::map<std::string, std::string> query;
   std::string body;
   std::string content_type;
+  std::string accept;  // "application/json;as=Table;..." asks for Table output (tables.h)
 };
 
 struct ApiResponse {
@@ -64,6 +65,7 @@ class RestApi {
   ApiResponse create(const ApiRequest& req);
   ApiResponse replace(const ApiRequest& req);
   ApiResponse patch(const ApiRequest& req);
+  ApiResponse apply(const ApiRequest& req);  // server-side apply (server_side_apply.h)
   ApiResponse remove(const ApiRequest& req);
   ApiResponse remove_collection(const ApiRequest& req);
   ApiResponse evict(const ApiRequest& req);

@@ -12,7 +12,8 @@ void ApiHttpServer::sim_cloud(const std::string& verb, const httplib::Request& r
                               httplib::Response& res) {
   auto reply = [&](int status, const nlohmann::json& body) {
     res.status = status;
-    res.set_content(body.dump(), "application/json");
+    res.set_content(body.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace),
+                    "application/json");
   };
   try {
     if (verb == "instances" && req.method == "GET") {
@@ -25,7 +26,16 @@ void ApiHttpServer::sim_cloud(const std::string& verb, const httplib::Request& r
       throw ApiError(405, "MethodNotAllowed", "use POST for sim-cloud/" + verb);
     const nlohmann::json body = parse_body(req.body.empty() ? "{}" : req.body);
     if (verb == "launch") {
-      reply(200, launch_result_to_json(bridge_.launch(launch_request_from_json(body))));
+      auto request = launch_request_from_json(body);
+      // One request may not ask for an unbounded number of machines (each is a Node object).
+      constexpr int kMaxLaunchCount = 1000;
+      if (request.count < 1 || request.count > kMaxLaunchCount) {
+        throw ApiError(422, "Invalid",
+                       "launch: count must be between 1 and " + std::to_string(kMaxLaunchCount) +
+                           ", got " + std::to_string(request.count))
+            .with_cause("FieldValueInvalid", "count", "must be between 1 and 1000");
+      }
+      reply(200, launch_result_to_json(bridge_.launch(request)));
     } else if (verb == "terminate") {
       if (!body.contains("ids") || !body["ids"].is_array())
         throw bad_request("terminate: field ids (array) is required");

@@ -9,6 +9,8 @@
 // as DELETED, one that starts matching as ADDED.
 #include <chrono>
 #include <functional>
+#include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -27,13 +29,23 @@ struct WatchRequest {
   std::vector<FieldRequirement> fields;
   std::string resource_version;
   bool bookmarks = false;
+  // WatchList (sendInitialEvents=true): the current objects as ADDED, then a BOOKMARK annotated
+  // k8s.io/initial-events-end=true. false: only changes after resource_version (now if empty).
+  std::optional<bool> send_initial_events;
   std::chrono::seconds timeout{1800};
   std::chrono::seconds bookmark_interval{5};
 };
 
-// Writes lines until the timeout, the client goes away (`write` returns false) or the store
-// closes. `write` gets one line with its trailing newline.
+// The watch parameters of a query (watch, resourceVersion, resourceVersionMatch,
+// sendInitialEvents, allowWatchBookmarks, timeoutSeconds) checked as kube-apiserver checks them:
+// throws ApiError 422 Invalid for a combination it refuses, 400 for an unreadable value.
+void read_watch_options(const std::map<std::string, std::string>& query, WatchRequest& out);
+
+// Writes lines until the timeout, the client goes away (`write` returns false, or
+// `client_alive` does, checked at least once a second) or the store closes. `write` gets one line
+// with its trailing newline.
 void stream_watch(const ObjectStore& store, const WatchRequest& request,
-                  const std::function<bool(const std::string&)>& write);
+                  const std::function<bool(const std::string&)>& write,
+                  const std::function<bool()>& client_alive = {});
 
 }  // namespace fitscale::vcluster
