@@ -57,6 +57,22 @@ TEST(AwsFleet, SpotRequestUsesTheTemplateTheZonesSubnetAndPriceCapacityOptimized
   EXPECT_EQ(tags["fitscale.io/namespace"], "research-a");
 }
 
+// Issue 12 item 8: what the budgets' $/h caps still allow rides on the request as the fleet's
+// MaxTotalPrice, so EC2 itself stops a launch a bug above would have let overspend.
+TEST(AwsFleet, TheBudgetAllowanceIsTheFleetsMaxTotalPriceForItsMarket) {
+  auto r = spot_request();
+  EXPECT_EQ(as_map(create_fleet_params(r, options())).count("SpotOptions.MaxTotalPrice"), 0u);
+  r.max_total_micros_per_hour = 7'344'000;
+  auto p = as_map(create_fleet_params(r, options()));
+  EXPECT_EQ(p["SpotOptions.MaxTotalPrice"], "7.344000");
+  EXPECT_EQ(p.count("OnDemandOptions.MaxTotalPrice"), 0u);
+  r.capacity_type = CapacityType::OnDemand;
+  r.max_total_micros_per_hour = 0;
+  p = as_map(create_fleet_params(r, options()));
+  EXPECT_EQ(p["OnDemandOptions.MaxTotalPrice"], "0.000000");
+  EXPECT_EQ(p.count("SpotOptions.MaxTotalPrice"), 0u);
+}
+
 TEST(AwsFleet, OnDemandUsesLowestPriceAndAZoneWithoutSubnetUsesTheZone) {
   auto r = spot_request();
   r.capacity_type = CapacityType::OnDemand;
@@ -115,8 +131,10 @@ TEST(AwsFleet, PartialFulfilmentKeepsWhatCameUpAndReportsTheCapacityErrorForTheR
 }
 
 TEST(AwsFleet, OnlyCapacityCodesAreCapacityErrors) {
-  for (const char* code : {"InsufficientInstanceCapacity", "MaxSpotInstanceCountExceeded",
-                           "InstanceLimitExceeded", "SpotMaxPriceTooLow", "Unsupported"}) {
+  for (const char* code :
+       {"InsufficientInstanceCapacity", "MaxSpotInstanceCountExceeded", "InstanceLimitExceeded",
+        "VcpuLimitExceeded", "InsufficientHostCapacity", "InsufficientFreeAddressesInSubnet",
+        "SpotMaxPriceTooLow", "Unsupported"}) {
     auto d = parse(std::string("<R><errorSet><item><errorCode>") + code +
                    "</errorCode></item></errorSet></R>");
     EXPECT_TRUE(

@@ -52,8 +52,23 @@ bool is_auth_error(std::string_view code) {
 }
 
 bool is_capacity_error(std::string_view code) {
-  return code == "InsufficientInstanceCapacity" || code == "MaxSpotInstanceCountExceeded" ||
-         code == "InstanceLimitExceeded" || code == "SpotMaxPriceTooLow" || code == "Unsupported";
+  // EC2's "no room for this launch right now" codes: out of capacity in the zone, or an account
+  // quota (vCPUs, spot instances, instances) the launch would exceed. Retrying the same offering
+  // every loop cannot help; backing it off lets the plan move to another type, zone or market.
+  static constexpr std::string_view kCodes[] = {"InsufficientInstanceCapacity",
+                                                "InsufficientHostCapacity",
+                                                "InsufficientCapacityOnHost",
+                                                "InsufficientReservedInstanceCapacity",
+                                                "InsufficientFreeAddressesInSubnet",
+                                                "MaxSpotInstanceCountExceeded",
+                                                "InstanceLimitExceeded",
+                                                "VcpuLimitExceeded",
+                                                "SpotMaxPriceTooLow",
+                                                "Unsupported"};
+  for (const auto c : kCodes) {
+    if (code == c) return true;
+  }
+  return false;
 }
 
 }  // namespace fitscale::aws
