@@ -1,7 +1,8 @@
 #pragma once
 // Builds the AWS provider for `fitscale run --provider aws [--aws-endpoint URL]` and
-// `fitscale cluster --ec2-endpoint URL`: keys from the process environment (only cli/ reads it)
-// or the configured profile, everything else from the config file's `aws:` section.
+// `fitscale cluster --ec2-endpoint URL`: keys from the AWS credential chain (credential_chain.h)
+// fed with the process environment (only cli/ reads it), everything else from the config
+// file's `aws:` section.
 #include <memory>
 #include <set>
 #include <string>
@@ -16,7 +17,10 @@
 namespace fitscale::cli {
 
 // AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY, AWS_SESSION_TOKEN, AWS_PROFILE,
-// AWS_SHARED_CREDENTIALS_FILE, AWS_CONFIG_FILE, HOME.
+// AWS_SHARED_CREDENTIALS_FILE, AWS_CONFIG_FILE, HOME; AWS_WEB_IDENTITY_TOKEN_FILE, AWS_ROLE_ARN,
+// AWS_ROLE_SESSION_NAME, AWS_ENDPOINT_URL_STS; AWS_CONTAINER_CREDENTIALS_FULL_URI,
+// AWS_CONTAINER_CREDENTIALS_RELATIVE_URI, AWS_CONTAINER_AUTHORIZATION_TOKEN_FILE,
+// AWS_CONTAINER_AUTHORIZATION_TOKEN; AWS_EC2_METADATA_SERVICE_ENDPOINT, AWS_EC2_METADATA_DISABLED.
 aws::CredentialEnvironment aws_credential_environment();
 
 // Who the stack is for. Only the autoscaler reads aws.interruptionQueue (the virtual cluster

@@ -12,7 +12,13 @@ AwsStackOptions stack_options(const Config& config) {
 
 AwsStack::AwsStack(Credentials credentials, AwsStackOptions options, const Clock& clock,
                    const Catalog* catalog)
-    : rng_(options.jitter_seed),
+    : AwsStack(std::make_shared<StaticCredentials>(std::move(credentials)), std::move(options),
+               clock, catalog) {}
+
+AwsStack::AwsStack(std::shared_ptr<CredentialSource> credentials, AwsStackOptions options,
+                   const Clock& clock, const Catalog* catalog)
+    : credentials_(credentials),
+      rng_(options.jitter_seed),
       ec2_(
           http_, credentials, ec2_service(options.provider.region, options.endpoint), clock,
           sleeper_, [this] { return std::uniform_real_distribution<double>(0.0, 1.0)(rng_); },

@@ -32,12 +32,18 @@ class AwsStack {
   // `catalog` (may be null) prices listed instances; it must outlive the stack.
   AwsStack(Credentials credentials, AwsStackOptions options, const Clock& clock,
            const Catalog* catalog);
+  // `credentials` from resolve_credential_chain: refreshed as they near expiry.
+  AwsStack(std::shared_ptr<CredentialSource> credentials, AwsStackOptions options,
+           const Clock& clock, const Catalog* catalog);
   AwsProvider& provider() { return provider_; }
   QueryClient& ec2() { return ec2_; }
   QueryClient& autoscaling() { return autoscaling_; }
   InterruptionQueue* interruptions() { return interruptions_.get(); }
+  // Where the keys come from ("environment", "web identity (ROLE_ARN)", ...): for the start log.
+  std::string credentials_source() const { return credentials_->describe(); }
 
  private:
+  std::shared_ptr<CredentialSource> credentials_;
   CurlTransport http_;
   ThreadSleeper sleeper_;
   std::mt19937_64 rng_;

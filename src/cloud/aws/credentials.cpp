@@ -65,20 +65,15 @@ Credentials parse_credentials_ini(std::string_view text, std::string_view source
   return out;
 }
 
-Credentials resolve_credentials(const CredentialEnvironment& env,
-                                const std::string& configured_profile) {
-  if (configured_profile.empty() && !env.access_key_id.empty() && !env.secret_access_key.empty()) {
-    return {env.access_key_id, env.secret_access_key, env.session_token, "environment"};
-  }
-  const std::string profile = !configured_profile.empty() ? configured_profile
-                              : !env.profile.empty()      ? env.profile
-                                                          : "default";
+Credentials shared_file_credentials(const CredentialEnvironment& env, const std::string& profile,
+                                    std::string* looked) {
   const std::string home = env.home.empty() ? "." : env.home;
   const std::string credentials_file = !env.shared_credentials_file.empty()
                                            ? env.shared_credentials_file
                                            : home + "/.aws/credentials";
   const std::string config_file =
       !env.config_file.empty() ? env.config_file : home + "/.aws/config";
+  if (looked) *looked = "profile '" + profile + "' in " + credentials_file + " or " + config_file;
   std::string text;
   if (read_file(credentials_file, text)) {
     auto c = parse_credentials_ini(text, credentials_file, profile, false);
@@ -88,9 +83,22 @@ Credentials resolve_credentials(const CredentialEnvironment& env,
     auto c = parse_credentials_ini(text, config_file, profile, true);
     if (!c.empty()) return c;
   }
-  throw InputError(
-      "no AWS credentials: set AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY, or give profile '" +
-      profile + "' keys in " + credentials_file + " or " + config_file);
+  return {};
+}
+
+Credentials resolve_credentials(const CredentialEnvironment& env,
+                                const std::string& configured_profile) {
+  if (configured_profile.empty() && !env.access_key_id.empty() && !env.secret_access_key.empty()) {
+    return {env.access_key_id, env.secret_access_key, env.session_token, "environment"};
+  }
+  const std::string profile = !configured_profile.empty() ? configured_profile
+                              : !env.profile.empty()      ? env.profile
+                                                          : "default";
+  std::string looked;
+  auto c = shared_file_credentials(env, profile, &looked);
+  if (!c.empty()) return c;
+  throw InputError("no AWS credentials: set AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY, or give " +
+                   looked + " keys");
 }
 
 }  // namespace fitscale::aws

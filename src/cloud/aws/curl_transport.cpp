@@ -20,8 +20,8 @@ void ThreadSleeper::sleep_ms(long ms) {
   std::this_thread::sleep_for(std::chrono::milliseconds(ms));
 }
 
-HttpResponse CurlTransport::post(const std::string& url, const NameValues& headers,
-                                 const std::string& body) {
+HttpResponse CurlTransport::send(const std::string& method, const std::string& url,
+                                 const NameValues& headers, const std::string& body) {
   HttpResponse out;
   std::unique_ptr<CURL, decltype(&curl_easy_cleanup)> curl(curl_easy_init(), curl_easy_cleanup);
   if (!curl) {
@@ -38,14 +38,20 @@ HttpResponse CurlTransport::post(const std::string& url, const NameValues& heade
                                                                           curl_slist_free_all);
   char error[CURL_ERROR_SIZE] = {0};
   curl_easy_setopt(curl.get(), CURLOPT_URL, url.c_str());
-  curl_easy_setopt(curl.get(), CURLOPT_POST, 1L);
-  curl_easy_setopt(curl.get(), CURLOPT_POSTFIELDS, body.data());
-  curl_easy_setopt(curl.get(), CURLOPT_POSTFIELDSIZE, static_cast<long>(body.size()));
+  if (method == "GET") {
+    curl_easy_setopt(curl.get(), CURLOPT_HTTPGET, 1L);
+  } else {
+    // PUT (the instance metadata token) and POST both send `body`, possibly empty.
+    curl_easy_setopt(curl.get(), CURLOPT_POST, 1L);
+    curl_easy_setopt(curl.get(), CURLOPT_POSTFIELDS, body.data());
+    curl_easy_setopt(curl.get(), CURLOPT_POSTFIELDSIZE, static_cast<long>(body.size()));
+    if (method != "POST") curl_easy_setopt(curl.get(), CURLOPT_CUSTOMREQUEST, method.c_str());
+  }
   curl_easy_setopt(curl.get(), CURLOPT_HTTPHEADER, header_list.get());
   curl_easy_setopt(curl.get(), CURLOPT_WRITEFUNCTION, append_body);
   curl_easy_setopt(curl.get(), CURLOPT_WRITEDATA, &out.body);
   curl_easy_setopt(curl.get(), CURLOPT_TIMEOUT_MS, timeout_ms_);
-  curl_easy_setopt(curl.get(), CURLOPT_CONNECTTIMEOUT_MS, 10000L);
+  curl_easy_setopt(curl.get(), CURLOPT_CONNECTTIMEOUT_MS, connect_timeout_ms_);
   curl_easy_setopt(curl.get(), CURLOPT_NOSIGNAL, 1L);
   curl_easy_setopt(curl.get(), CURLOPT_ERRORBUFFER, error);
   const CURLcode rc = curl_easy_perform(curl.get());

@@ -18,6 +18,14 @@ class HttpTransport {
   virtual ~HttpTransport() = default;
   virtual HttpResponse post(const std::string& url, const NameValues& headers,
                             const std::string& body) = 0;
+  // Any method ("GET", "PUT", "POST"): the credential endpoints (instance metadata, container
+  // credentials) are not query APIs. A transport that only posts answers other methods with a
+  // transport error.
+  virtual HttpResponse send(const std::string& method, const std::string& url,
+                            const NameValues& headers, const std::string& body) {
+    if (method == "POST") return post(url, headers, body);
+    return {0, "", method + " is not supported by this transport"};
+  }
 };
 
 // Waits between retries; injected so tests never sleep.

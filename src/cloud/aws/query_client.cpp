@@ -42,6 +42,12 @@ std::string text(const pugi::xml_node& node, const char* child) {
 QueryClient::QueryClient(HttpTransport& transport, Credentials credentials, QueryService service,
                          const Clock& clock, Sleeper& sleeper, std::function<double()> uniform01,
                          RetryPolicy retry)
+    : QueryClient(transport, std::make_shared<StaticCredentials>(std::move(credentials)),
+                  std::move(service), clock, sleeper, std::move(uniform01), retry) {}
+
+QueryClient::QueryClient(HttpTransport& transport, std::shared_ptr<CredentialSource> credentials,
+                         QueryService service, const Clock& clock, Sleeper& sleeper,
+                         std::function<double()> uniform01, RetryPolicy retry)
     : transport_(transport),
       credentials_(std::move(credentials)),
       service_(std::move(service)),
@@ -68,8 +74,9 @@ XmlDocument QueryClient::call(const std::string& action, const NameValues& param
     req.payload = body;
     req.headers = {{"Content-Type", "application/x-www-form-urlencoded; charset=utf-8"},
                    {"Host", host_}};
+    const Time now = clock_.now();
     const auto authorization =
-        sign(req, credentials_, service_.region, service_.service, clock_.now());
+        sign(req, credentials_->credentials(now), service_.region, service_.service, now);
     req.headers.emplace_back("Authorization", authorization);
     ++attempts_;
     const HttpResponse resp = transport_.post(service_.endpoint, req.headers, body);

@@ -8,6 +8,7 @@
 #include <string>
 
 #include "cloud/aws/aws_error.h"
+#include "cloud/aws/credential_source.h"
 #include "cloud/aws/http_transport.h"
 #include "cloud/aws/sigv4.h"
 #include "controller/interfaces.h"
@@ -42,6 +43,10 @@ class QueryClient {
   QueryClient(HttpTransport& transport, Credentials credentials, QueryService service,
               const Clock& clock, Sleeper& sleeper, std::function<double()> uniform01,
               RetryPolicy retry = {});
+  // Keys asked of `credentials` for every attempt (temporary ones are refreshed there).
+  QueryClient(HttpTransport& transport, std::shared_ptr<CredentialSource> credentials,
+              QueryService service, const Clock& clock, Sleeper& sleeper,
+              std::function<double()> uniform01, RetryPolicy retry = {});
 
   // One action; the returned document's root is "<Action>Response". Throws AwsError.
   XmlDocument call(const std::string& action, const NameValues& params);
@@ -57,7 +62,7 @@ class QueryClient {
 
  private:
   HttpTransport& transport_;
-  Credentials credentials_;
+  std::shared_ptr<CredentialSource> credentials_;
   QueryService service_;
   const Clock& clock_;
   Sleeper& sleeper_;
