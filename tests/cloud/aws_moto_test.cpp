@@ -164,6 +164,53 @@ TEST_F(AwsMoto, AutoScalingGroupScalesFromZeroToNWithinMaxAndBack) {
   EXPECT_TRUE(a.provider.list_instances().empty());
 }
 
+// MinSize is the group's floor: fitscale neither lists those members as its own (so the planner
+// never removes their nodes) nor asks Auto Scaling to go below it; what it launched above the
+// floor it scales back down to the floor.
+TEST_F(AwsMoto, AutoScalingGroupNeverGoesBelowMinSize) {
+  Stack s(user, fleet_options("c-asg-min"));
+  s.asg.call("CreateAutoScalingGroup", {{"AutoScalingGroupName", "c-asg-min-m5"},
+                                        {"LaunchTemplate.LaunchTemplateName", "asg-nodes"},
+                                        {"LaunchTemplate.Version", "$Latest"},
+                                        {"MinSize", "1"},
+                                        {"MaxSize", "4"},
+                                        {"DesiredCapacity", "1"},
+                                        {"VPCZoneIdentifier", subnets["us-east-1a"]},
+                                        {"Tags.member.1.Key", "fitscale.io/cluster"},
+                                        {"Tags.member.1.Value", "c-asg-min"},
+                                        {"Tags.member.1.PropagateAtLaunch", "true"}});
+  auto o = fleet_options("c-asg-min");
+  o.mode = AwsMode::Asg;
+  Stack a(user, o);
+  auto groups = a.provider.groups();
+  ASSERT_EQ(groups.size(), 1u);
+  ASSERT_EQ(groups[0].members.size(), 1u);
+  const std::string floor_member = groups[0].members[0].id;
+  EXPECT_TRUE(a.provider.list_instances().empty()) << "the MinSize member was offered as removable";
+
+  auto up = a.provider.launch(request("m5.large", "us-east-1a", CapacityType::OnDemand, 2));
+  EXPECT_TRUE(up.failures.empty());
+  EXPECT_EQ(a.provider.groups()[0].desired, 3);
+  auto listed = a.provider.list_instances();
+  ASSERT_EQ(listed.size(), 2u);
+  std::vector<std::string> ids;
+  for (const auto& i : listed) {
+    EXPECT_NE(i.id, floor_member);
+    ids.push_back(i.id);
+  }
+  // Asked to remove everything, the floor member included: the group stops at MinSize.
+  ids.push_back(floor_member);
+  a.provider.terminate(ids);
+  auto after = a.provider.groups();
+  EXPECT_EQ(after[0].desired, 1);
+  int live = 0;
+  for (const auto& m : after[0].members) live += member_is_live(m) ? 1 : 0;
+  EXPECT_EQ(live, 1);
+  EXPECT_TRUE(a.provider.list_instances().empty());
+  s.asg.call("DeleteAutoScalingGroup",
+             {{"AutoScalingGroupName", "c-asg-min-m5"}, {"ForceDelete", "true"}});
+}
+
 }  // namespace
 }  // namespace fitscale::aws
 

@@ -155,16 +155,38 @@ void AwsProvider::terminate(const std::vector<std::string>& instance_ids) {
     terminate_ec2(instance_ids);
     return;
   }
-  std::set<std::string> in_groups;
+  std::map<std::string, std::string> group_of;  // member id -> group name
+  std::map<std::string, int> removable;         // group name -> desired - MinSize
   for (const auto& g : groups()) {
-    for (const auto& m : g.members) in_groups.insert(m.id);
+    removable[g.name] = std::max(0, g.desired - g.min_size);
+    for (const auto& m : g.members) group_of[m.id] = g.name;
+  }
+  // The floor the last listing held back is never asked for, whatever order the ids come in.
+  std::set<std::string> floor;
+  {
+    std::vector<Instance> known;
+    for (const auto& g : last_groups_) {
+      for (const auto& m : g.members) {
+        if (!member_is_live(m)) continue;
+        Instance i = member_instance(g, m);
+        auto t = launch_times_.find(m.id);
+        i.launched_at = t == launch_times_.end() ? 0 : t->second;
+        known.push_back(std::move(i));
+      }
+    }
+    floor = min_size_members(known);
   }
   std::vector<std::string> loose;
   for (const auto& id : instance_ids) {
-    if (!in_groups.count(id)) {
+    auto g = group_of.find(id);
+    if (g == group_of.end()) {
       loose.push_back(id);
       continue;
     }
+    // Never below MinSize (the listing keeps the floor out of reach; this holds if the group
+    // changed in between): Auto Scaling would refuse the call anyway.
+    if (floor.count(id) != 0 || removable[g->second] <= 0) continue;
+    --removable[g->second];
     // Decrementing desired capacity keeps the group from replacing the instance.
     autoscaling_->call("TerminateInstanceInAutoScalingGroup",
                        {{"InstanceId", id}, {"ShouldDecrementDesiredCapacity", "true"}});
@@ -228,7 +250,8 @@ Instance AwsProvider::member_instance(const AutoScalingGroup& g, const AsgMember
 
 std::vector<Instance> AwsProvider::list_asg() {
   std::vector<Instance> out;
-  for (const auto& g : groups()) {
+  last_groups_ = groups();
+  for (const auto& g : last_groups_) {
     for (const auto& m : g.members) {
       if (member_is_live(m)) out.push_back(member_instance(g, m));
     }
@@ -236,6 +259,32 @@ std::vector<Instance> AwsProvider::list_asg() {
   std::sort(out.begin(), out.end(),
             [](const Instance& a, const Instance& b) { return a.id < b.id; });
   fill_launch_times(out);
+  // A group's MinSize members are the group's floor, not fitscale's to remove: the oldest
+  // MinSize live members of each group are left out of the listing, so the planner sees their
+  // nodes as capacity it did not launch (used, never removed, not metered), and fitscale never
+  // asks Auto Scaling to go below MinSize (which it would refuse, leaving a drained node behind).
+  std::set<std::string> floor = min_size_members(out);
+  std::erase_if(out, [&](const Instance& i) { return floor.count(i.id) != 0; });
+  return out;
+}
+
+std::set<std::string> AwsProvider::min_size_members(const std::vector<Instance>& listed) const {
+  std::map<std::string, std::vector<const Instance*>> by_group;
+  for (const auto& i : listed) {
+    if (auto g = i.tags.find("aws:autoscaling:groupName"); g != i.tags.end())
+      by_group[g->second].push_back(&i);
+  }
+  std::set<std::string> out;
+  for (const auto& g : last_groups_) {
+    auto it = by_group.find(g.name);
+    if (it == by_group.end() || g.min_size <= 0) continue;
+    auto members = it->second;
+    std::sort(members.begin(), members.end(), [](const Instance* a, const Instance* b) {
+      return a->launched_at != b->launched_at ? a->launched_at < b->launched_at : a->id < b->id;
+    });
+    const auto keep = std::min<std::size_t>(members.size(), static_cast<std::size_t>(g.min_size));
+    for (std::size_t k = 0; k < keep; ++k) out.insert(members[k]->id);
+  }
   return out;
 }
 

@@ -57,6 +57,8 @@ class AwsProvider final : public CloudProvider {
   LaunchResult launch_fleet(const LaunchRequest& request);
   LaunchResult launch_asg(const LaunchRequest& request);
   std::vector<Instance> list_asg();
+  // Ids of each group's oldest MinSize live members among `listed` (by last_groups_).
+  std::set<std::string> min_size_members(const std::vector<Instance>& listed) const;
   void terminate_ec2(const std::vector<std::string>& ids);
   std::string resolve_template_type(const AutoScalingGroup& g);
   Micros price(const std::string& type, const std::string& zone, CapacityType c) const;
@@ -74,6 +76,7 @@ class AwsProvider final : public CloudProvider {
   // Auto Scaling lists members without a launch time; EC2 knows it. Asked once per instance,
   // kept while the instance is listed.
   std::map<std::string, Time> launch_times_;
+  std::vector<AutoScalingGroup> last_groups_;  // of the last list_asg()
   void fill_launch_times(std::vector<Instance>& instances);
   std::function<void(const InterruptionReport&)> on_interruptions_;
 };
