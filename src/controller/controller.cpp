@@ -7,6 +7,7 @@
 #include <unordered_set>
 
 #include "controller/kept_snapshot.h"
+#include "controller/launch_allowance.h"
 #include "controller/snapshot_builder.h"
 #include "model/error.h"
 #include "model/money.h"
@@ -429,6 +430,7 @@ void Controller::launch(const Plan& p, const Snapshot& snapshot, Time now, LoopR
       if (pod.node_name.empty()) pods_by_key.emplace(pod.key(), &pod);
     }
   }
+  LaunchAllowance allowance(options_.policy.budgets, snapshot.spend);
   for (const auto& d : p.launch) {
     ActionRecord rec;
     rec.kind = ActionKind::Launch;
@@ -458,6 +460,10 @@ void Controller::launch(const Plan& p, const Snapshot& snapshot, Time now, LoopR
     req.client_token =
         options_.cluster_name + "-" + std::to_string(now) + "-" + std::to_string(++st.launches);
     req.price_micros_per_hour = dollars_to_micros(d.usd_per_hour);
+    if (options_.policy.enforce_budgets) {
+      req.max_total_micros_per_hour = allowance.remaining(d.owner_namespace);
+      allowance.charge(d.owner_namespace, req.price_micros_per_hour * d.count);
+    }
     LaunchResult r = cloud_.launch(req);
 
     if (ledger_ != nullptr && !r.launched.empty()) {

@@ -119,6 +119,10 @@ struct LaunchRequest {
   std::string job;
   std::string client_token;  // idempotency: a retried request never launches twice
   Micros price_micros_per_hour = 0;
+  // Defence in depth: the most this launch may add per hour under the budgets' $/h caps (what
+  // they still allow). A cloud that can enforce it does (EC2 CreateFleet MaxTotalPrice), so a
+  // bug above cannot overspend. nullopt: no hourly cap applies.
+  std::optional<Micros> max_total_micros_per_hour;
 };
 
 struct LaunchFailure {

@@ -136,6 +136,52 @@ TEST_F(AwsControllerMoto, InsufficientCapacityForTheCheapestTypeFallsBackToTheNe
   EXPECT_EQ(s.provider.list_instances().size(), 1u);
 }
 
+// The account's vCPU quota (On-Demand Standard/G/P instances) is an offering-level dead end
+// too: the same launch fails every loop until the quota changes, so it is backed off like
+// InsufficientInstanceCapacity and the plan moves on, rather than asking for it again each loop.
+TEST_F(AwsControllerMoto, VcpuLimitExceededBacksTheOfferingOffInsteadOfRetryingItEveryLoop) {
+  PendingPods cluster;
+  cluster.pods = {job_pod("train-vcpu", 1, false)};
+  Stack s(user, fleet_options("ctl-vcpu"));
+  NullRecorder recorder;
+  const auto cheapest = plan(Snapshot{{}, cluster.pods, {}}, *catalog,
+                             controller_options("ctl-vcpu").policy, s.clock.now());
+  ASSERT_EQ(cheapest.launch.size(), 1u);
+  s.faults.no_capacity_type = cheapest.launch[0].instance_type;
+  s.faults.code = "VcpuLimitExceeded";
+  Controller controller(cluster, s.provider, *catalog, s.clock, nullptr, recorder,
+                        controller_options("ctl-vcpu"));
+  int launched = 0;
+  for (int loop = 0; loop < 6 && launched == 0; ++loop) launched += controller.reconcile().launched;
+  ASSERT_EQ(launched, 1);
+  const int faults = s.faults.faults;
+  EXPECT_GE(faults, 1);
+  for (int loop = 0; loop < 3; ++loop) controller.reconcile();
+  EXPECT_EQ(s.faults.faults, faults) << "the quota-limited offering was asked for again";
+  auto listed = s.provider.list_instances();
+  ASSERT_EQ(listed.size(), 1u);
+  EXPECT_NE(listed[0].instance_type, s.faults.no_capacity_type);
+}
+
+// Issue 12 item 8: the launch carries what team-a's $20/h cap still allows as the fleet's
+// SpotOptions.MaxTotalPrice; moto (which does not model it) accepts the signed request and
+// launches, as EC2 does when the fleet fits under it.
+TEST_F(AwsControllerMoto, CreateFleetCarriesTheBudgetsRemainingHourlyAllowanceAsMaxTotalPrice) {
+  PendingPods cluster;
+  cluster.pods = {job_pod("train-cap", 1, false)};
+  Stack s(user, fleet_options("ctl-cap"));
+  NullRecorder recorder;
+  auto options = controller_options("ctl-cap");
+  options.policy.budgets = Budgets{};
+  options.policy.budgets.namespaces["team-a"].usd_per_hour = 20;
+  Controller controller(cluster, s.provider, *catalog, s.clock, nullptr, recorder, options);
+  EXPECT_EQ(controller.reconcile().launched, 1);
+  ASSERT_EQ(s.faults.create_fleet_bodies.size(), 1u);
+  auto form = testing::form_fields(s.faults.create_fleet_bodies[0]);
+  EXPECT_EQ(form["SpotOptions.MaxTotalPrice"], "20.000000");
+  EXPECT_EQ(s.provider.list_instances().size(), 1u);
+}
+
 TEST_F(AwsControllerMoto, WrongSecretLaunchesNothing) {
   PendingPods cluster;
   cluster.pods = {job_pod("train-2", 1, false)};

@@ -40,15 +40,19 @@ inline int free_port() {
   return ntohs(a.sin_port);
 }
 
-// Answers CreateFleet for one instance type the way EC2 does when it has no capacity: HTTP 200,
-// no instances, an errorSet item. Everything else goes to moto.
+// Answers CreateFleet for one instance type the way EC2 does when it has no capacity (or the
+// account is at a quota: `code`): HTTP 200, no instances, an errorSet item. Everything else goes
+// to moto.
 class CapacityFaults final : public HttpTransport {
  public:
   explicit CapacityFaults(HttpTransport& next) : next_(next) {}
   std::string no_capacity_type;
+  std::string code = "InsufficientInstanceCapacity";
   int faults = 0;
+  std::vector<std::string> create_fleet_bodies;  // every CreateFleet sent, as sent
   HttpResponse post(const std::string& url, const NameValues& headers,
                     const std::string& body) override {
+    if (body.find("Action=CreateFleet") != std::string::npos) create_fleet_bodies.push_back(body);
     if (!no_capacity_type.empty() && body.find("Action=CreateFleet") != std::string::npos &&
         body.find("InstanceType=" + no_capacity_type + "&") != std::string::npos) {
       ++faults;
@@ -56,8 +60,8 @@ class CapacityFaults final : public HttpTransport {
               "<CreateFleetResponse "
               "xmlns=\"http://ec2.amazonaws.com/doc/2016-11-15/\"><requestId>x</requestId>"
               "<fleetId>fleet-injected</"
-              "fleetId><errorSet><item><errorCode>InsufficientInstanceCapacity</errorCode>"
-              "<errorMessage>We currently do not have sufficient " +
+              "fleetId><errorSet><item><errorCode>" +
+                  code + "</errorCode><errorMessage>We currently do not have sufficient " +
                   no_capacity_type +
                   " capacity in the Availability Zone you "
                   "requested.</errorMessage><lifecycle>spot</lifecycle>"

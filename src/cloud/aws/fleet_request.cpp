@@ -1,5 +1,7 @@
 #include "cloud/aws/fleet_request.h"
 
+#include <cstdio>
+
 #include "cloud/aws/aws_error.h"
 #include "cloud/aws/query_client.h"
 #include "model/error.h"
@@ -46,6 +48,15 @@ NameValues create_fleet_params(const LaunchRequest& r, const AwsProviderOptions&
     p.emplace_back("SpotOptions.AllocationStrategy", "price-capacity-optimized");
   } else {
     p.emplace_back("OnDemandOptions.AllocationStrategy", "lowest-price");
+  }
+  if (r.max_total_micros_per_hour) {
+    // EC2 stops launching once the fleet's instances would cost more than this per hour: the
+    // budgets' ceiling enforced by the cloud itself (whole micro-dollars, as a decimal string).
+    const Micros m = *r.max_total_micros_per_hour;
+    char price[48];
+    std::snprintf(price, sizeof price, "%lld.%06lld", static_cast<long long>(m / 1'000'000),
+                  static_cast<long long>(m % 1'000'000));
+    p.emplace_back(spot ? "SpotOptions.MaxTotalPrice" : "OnDemandOptions.MaxTotalPrice", price);
   }
   p.emplace_back("TagSpecification.1.ResourceType", "instance");
   int n = 0;
