@@ -100,6 +100,7 @@ nlohmann::ordered_json to_json(const Plan& plan, const Catalog& catalog, double 
 int run_plan(const PlanFlags& f) {
   Config config;
   if (!f.config.empty()) config = load_config_file(f.config);
+  require_catalog_for_region(config, !f.catalog.empty());
   const Time now = f.now.empty()
                        ? static_cast<Time>(std::chrono::duration_cast<std::chrono::seconds>(
                                                std::chrono::system_clock::now().time_since_epoch())

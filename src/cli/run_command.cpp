@@ -267,6 +267,7 @@ void log_api_catalog(const obs::Logger& log, const aws::ApiCatalog& c, const Con
 int run(const RunFlags& f) {
   // Everything that can be wrong with the input is checked before a thread or a connection exists.
   Config config = f.config.empty() ? Config{} : load_config_file(f.config);
+  require_catalog_for_region(config, !f.catalog.empty());
   if (!f.interruption_queue.empty()) {
     if (f.interruption_queue.rfind("http://", 0) != 0 &&
         f.interruption_queue.rfind("https://", 0) != 0) {
@@ -316,6 +317,7 @@ int run(const RunFlags& f) {
   std::vector<std::string> spot_types;
   bool refresh_spot = false;
   if (provider.aws) {
+    log.info("AWS credentials", {{"source", provider.aws->credentials_source()}});
     const double started = clock.monotonic_seconds();
     aws::ApiCatalog api;
     try {

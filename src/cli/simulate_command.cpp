@@ -147,6 +147,7 @@ class ProgressLine {
 int run_simulate(const SimulateFlags& f) {
   const auto wall_start = std::chrono::steady_clock::now();
   Config config = f.config.empty() ? Config{} : load_config_file(f.config);
+  require_catalog_for_region(config, !f.catalog.empty());
   SimOptions options = sim_options_from_config(config);
   options.seed = f.seed;
   if (f.interval_s > 0) options.interval_s = f.interval_s;

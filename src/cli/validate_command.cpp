@@ -53,9 +53,14 @@ void print_summary(const Config& c) {
 Runner register_validate(CLI::App& app) {
   auto* cmd = app.add_subcommand("validate", "Check a config file and show the budgets that apply");
   auto path = std::make_shared<std::string>();
+  auto catalog = std::make_shared<std::string>();
   cmd->add_option("--config", *path, "config file (YAML, docs/configuration.md)")->required();
-  return [path] {
+  cmd->add_option("--catalog", *catalog,
+                  "the price catalog CSV it will run with (required for a region other than " +
+                      std::string(kEmbeddedCatalogRegion) + ")");
+  return [path, catalog] {
     const Config c = load_config_file(*path);  // InputError -> "fitscale: error: FILE:LINE: key: ..." exit 2
+    require_catalog_for_region(c, !catalog->empty());
     std::printf("%s: ok\n", path->c_str());
     print_summary(c);
     return 0;

@@ -502,7 +502,41 @@ Config parse_config(std::string_view yaml, std::string_view source) {
   if (auto v = root["logFormat"]) {
     c.log_format = r.choice<LogFormat>(v, "logFormat", {{"text", LogFormat::Text}, {"json", LogFormat::Json}});
   }
+  // Zones are launched in and priced for the region: one of another region would be asked for
+  // there and priced as if here.
+  const std::string& region = launch_region(c);
+  const char* region_key = c.aws.region.empty() ? "region" : "aws.region";
+  for (std::size_t i = 0; i < c.zones.size(); ++i) {
+    if (zone_in_region(c.zones[i], region)) continue;
+    if (auto z = root["zones"]) {
+      r.fail(z[i], "zones[" + std::to_string(i) + "]",
+             "zone \"" + c.zones[i] + "\" is not in " + region_key + " " + region);
+    }
+    r.fail(c.aws.region.empty() ? root["region"] : root["aws"]["region"], region_key,
+           region + ": the default zones (" + c.zones[0] +
+               ", ...) are not in it; list its zones under zones:");
+  }
   return c;
+}
+
+const std::string& launch_region(const Config& c) {
+  return c.aws.region.empty() ? c.region : c.aws.region;
+}
+
+bool zone_in_region(std::string_view zone, std::string_view region) {
+  if (zone.size() <= region.size() || zone.substr(0, region.size()) != region) return false;
+  const std::string_view rest = zone.substr(region.size());
+  // "us-east-1a" (one letter), or a Local/Wavelength Zone: "us-east-1-bos-1a".
+  if (rest.size() == 1) return rest[0] >= 'a' && rest[0] <= 'z';
+  return rest[0] == '-';
+}
+
+void require_catalog_for_region(const Config& c, bool catalog_file_given) {
+  if (catalog_file_given || launch_region(c) == kEmbeddedCatalogRegion) return;
+  throw InputError(c.source + ": " + (c.aws.region.empty() ? "region" : "aws.region") + ": " +
+                   launch_region(c) + " has no price catalog: the shipped one is " +
+                   kEmbeddedCatalogRegion + "'s; give --catalog FILE with " + launch_region(c) +
+                   " prices (format: data/README.md)");
 }
 
 Config load_config_file(const std::string& path) {

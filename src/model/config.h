@@ -108,7 +108,18 @@ struct Config {
 
 // Parses a config document; `source` names it in errors ("config.yaml"). An empty document is
 // the default config. Throws InputError.
+// Also checks that every zone is in launch_region().
 Config parse_config(std::string_view yaml, std::string_view source);
+
+// Where fitscale launches: aws.region, else the top-level region.
+const std::string& launch_region(const Config& c);
+// "us-east-1a" and the Local Zone "us-east-1-bos-1a" are in us-east-1; "us-west-2a" is not.
+bool zone_in_region(std::string_view zone, std::string_view region);
+// The region whose prices the embedded catalog holds (data/aws-us-east-1.csv).
+inline constexpr const char* kEmbeddedCatalogRegion = "us-east-1";
+// Throws InputError naming the key when the launch region is not the embedded catalog's and no
+// --catalog file gives prices for it: nothing is ever priced at another region's prices.
+void require_catalog_for_region(const Config& c, bool catalog_file_given);
 // Reads and parses a file (the one place below cli/ that reads a file: the config is an edge).
 Config load_config_file(const std::string& path);
 

@@ -1,9 +1,10 @@
+#include "model/config.h"
+
 #include <gtest/gtest.h>
 
 #include <fstream>
 #include <string>
 
-#include "model/config.h"
 #include "model/error.h"
 
 namespace fitscale {
@@ -191,6 +192,50 @@ TEST(Config, LoadConfigFileNamesAMissingFile) {
 TEST(Config, ShippedExampleParses) {
   const Config c = load_config_file(std::string(FITSCALE_SOURCE_DIR) + "/examples/config.yaml");
   EXPECT_TRUE(c.budgets.has_value());
+}
+
+}  // namespace
+}  // namespace fitscale
+
+namespace fitscale {
+namespace {
+
+// Issue 13: `zones: [us-west-2a]` and `region: eu-west-1` passed validate and then launched at
+// us-east-1 prices. A zone must be in the region fitscale launches in; a region must have prices.
+TEST(Config, AZoneMustBeInTheLaunchRegion) {
+  const std::string wrong = error_of("region: us-east-1\nzones: [us-east-1a, us-west-2a]\n");
+  EXPECT_NE(wrong.find("config.yaml:2: zones[1]: zone \"us-west-2a\" is not in region us-east-1"),
+            std::string::npos)
+      << wrong;
+  const std::string aws = error_of("zones: [us-east-1a]\naws: {region: eu-west-1}\n");
+  EXPECT_NE(aws.find("zones[0]: zone \"us-east-1a\" is not in aws.region eu-west-1"),
+            std::string::npos)
+      << aws;
+  // The default zones are us-east-1's: another region must list its own.
+  const std::string defaults = error_of("region: eu-west-1\n");
+  EXPECT_NE(defaults.find("config.yaml:1: region: eu-west-1: the default zones"), std::string::npos)
+      << defaults;
+  EXPECT_NO_THROW(parse_config("region: us-west-2\nzones: [us-west-2a, us-west-2-lax-1a]\n", "c"));
+  EXPECT_TRUE(zone_in_region("us-east-1z", "us-east-1"));  // exists or not: the EC2 API says
+  EXPECT_FALSE(zone_in_region("us-east-11a", "us-east-1"));
+  EXPECT_FALSE(zone_in_region("us-east-1", "us-east-1"));
+}
+
+TEST(Config, ARegionWithoutACatalogIsAnErrorNamingTheKey) {
+  const Config eu = parse_config("region: eu-west-1\nzones: [eu-west-1a]\n", "c.yaml");
+  try {
+    require_catalog_for_region(eu, false);
+    FAIL() << "no error";
+  } catch (const InputError& e) {
+    const std::string m = e.what();
+    EXPECT_NE(m.find("c.yaml: region: eu-west-1 has no price catalog"), std::string::npos) << m;
+    EXPECT_NE(m.find("--catalog"), std::string::npos) << m;
+  }
+  EXPECT_NO_THROW(require_catalog_for_region(eu, true));
+  EXPECT_NO_THROW(require_catalog_for_region(Config{}, false));
+  const Config aws =
+      parse_config("region: eu-west-1\nzones: [us-east-1a]\naws: {region: us-east-1}\n", "c.yaml");
+  EXPECT_NO_THROW(require_catalog_for_region(aws, false));
 }
 
 }  // namespace
