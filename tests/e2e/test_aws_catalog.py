@@ -81,6 +81,21 @@ def test_run_plans_on_the_api_catalog(tmp, moto):
         proxy.stop()
 
 
+def test_a_zone_the_region_does_not_have_stops_the_start(tmp, moto):
+    """`zones: [us-east-1a, us-east-1z]` passes `fitscale validate` (us-east-1z is spelled like a
+    us-east-1 zone) but not the region's DescribeAvailabilityZones: exit 2 naming the key."""
+
+    def body(cluster, start):
+        run = start(zones=("us-east-1a", "us-east-1z"))
+        assert run.proc.wait(timeout=60) == 2, run.text()[-2000:]
+        assert 'zones[1]: "us-east-1z" is not an availability zone of us-east-1' in run.text(), \
+            run.text()[-2000:]
+        assert "us-east-1a" in run.text().splitlines()[-1]  # names the zones that exist
+        assert moto.instances("e2e-zone-typo") == []
+
+    with_world(tmp, moto, "e2e-zone-typo", body)
+
+
 def main():
     run_moto_tests(globals(), "fitscale-aws-catalog-")
 

@@ -245,11 +245,12 @@ class Run:
     """`fitscale run --provider aws --aws-endpoint URL` against a Cluster."""
 
     def __init__(self, tmp, moto, cluster, name, endpoint, secret=None, empty_after="600s", tag="",
-                 aws_extra="", instance_types=DEFAULT_TYPES, spot_refresh=None, extra_args=()):
+                 aws_extra="", instance_types=DEFAULT_TYPES, spot_refresh=None, extra_args=(),
+                 env=None, zones=("us-east-1a", "us-east-1b")):
         self.config = os.path.join(tmp, f"config-{name}{tag}.yaml")
         with open(self.config, "w") as f:
             f.write(f"""clusterName: {name}
-zones: [us-east-1a, us-east-1b]
+zones: [{", ".join(zones)}]
 scaleDown:
   emptyAfter: {empty_after}
 aws:
@@ -267,7 +268,8 @@ aws:
             [BINARY, "run", "--kubeconfig", cluster.kubeconfig, "--provider", "aws", "--aws-endpoint",
              endpoint, "--interval", "1", "--config", self.config, "--metrics-address", "off",
              "--id", name + tag, *extra_args],
-            stdout=self.log, stderr=subprocess.STDOUT, text=True, env=moto.env(secret))
+            stdout=self.log, stderr=subprocess.STDOUT, text=True,
+            env=env if env is not None else moto.env(secret))
 
     def text(self):
         with open(self.log_path) as f:
