@@ -354,9 +354,15 @@ TEST(AwsCredentialRefresh, FetchesAgainFiveMinutesBeforeExpiryAndKeepsValidKeysO
   EXPECT_EQ(calls, 1);
   fail = true;
   const Time next_expiry = expiry + 3600;
-  // Inside the window but not expired: the old keys still sign; each request tries again.
-  EXPECT_EQ(source.credentials(next_expiry - 60).access_key_id, "ASIA1");
+  // Inside the window but not expired: the old keys still sign, and the source asks again only
+  // kCredentialRetryAfter later (an unreachable endpoint must not slow every request).
+  EXPECT_EQ(source.credentials(next_expiry - 100).access_key_id, "ASIA1");
   EXPECT_EQ(calls, 2);
+  EXPECT_EQ(source.credentials(next_expiry - 100 + kCredentialRetryAfter - 1).access_key_id,
+            "ASIA1");
+  EXPECT_EQ(calls, 2);
+  EXPECT_EQ(source.credentials(next_expiry - 100 + kCredentialRetryAfter).access_key_id, "ASIA1");
+  EXPECT_EQ(calls, 3);
   try {
     source.credentials(next_expiry);
     FAIL() << "expired keys were used";
@@ -365,7 +371,7 @@ TEST(AwsCredentialRefresh, FetchesAgainFiveMinutesBeforeExpiryAndKeepsValidKeysO
     EXPECT_NE(std::string(e.what()).find("test"), std::string::npos);
   }
   fail = false;
-  EXPECT_EQ(source.credentials(next_expiry + 10).access_key_id, "ASIA4");
+  EXPECT_EQ(source.credentials(next_expiry + 10).access_key_id, "ASIA5");
 }
 
 TEST(AwsCredentialRefresh, EveryRequestIsSignedWithTheKeysCurrentAtItsTime) {

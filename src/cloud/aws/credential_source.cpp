@@ -14,6 +14,7 @@ Credentials RefreshingCredentials::credentials(Time now) {
   if (!current_.expiration || now < *current_.expiration - kCredentialRefreshBefore) {
     return current_.credentials;
   }
+  if (now < retry_after_ && now < *current_.expiration) return current_.credentials;
   try {
     auto next = fetch_();
     ++fetches_;
@@ -22,8 +23,11 @@ Credentials RefreshingCredentials::credentials(Time now) {
     }
     current_ = std::move(next);
   } catch (const std::exception& e) {
-    // Still valid: keep signing with them; the next request asks again.
-    if (now < *current_.expiration) return current_.credentials;
+    // Still valid: keep signing with them, and ask again a little later.
+    if (now < *current_.expiration) {
+      retry_after_ = now + kCredentialRetryAfter;
+      return current_.credentials;
+    }
     throw AwsError("RefreshCredentials", "ExpiredToken",
                    "the credentials from " + description_ + " expired at " +
                        format_rfc3339(*current_.expiration) +

@@ -41,10 +41,15 @@ struct TemporaryCredentials {
 // request is signed with keys that lapse in flight.
 inline constexpr Seconds kCredentialRefreshBefore = 5 * 60;
 
+// After a failed refresh, the old (still valid) keys are used this long before asking again, so
+// an unreachable endpoint does not slow every request by its timeout.
+inline constexpr Seconds kCredentialRetryAfter = 30;
+
 // Holds the last fetched credentials and fetches again once `now` is within
 // kCredentialRefreshBefore of their expiration. A failed refresh keeps the old keys while they
-// are still valid (the next request tries again); once they have expired it throws. Thread-safe:
-// the EC2, Auto Scaling and SQS clients share one.
+// are still valid (asking again kCredentialRetryAfter later); once they have expired every
+// request asks, and throws if the fetch fails. Thread-safe: the EC2, Auto Scaling and SQS
+// clients share one.
 class RefreshingCredentials final : public CredentialSource {
  public:
   using Fetch = std::function<TemporaryCredentials()>;
@@ -61,6 +66,7 @@ class RefreshingCredentials final : public CredentialSource {
   mutable std::mutex mutex_;
   TemporaryCredentials current_;
   int fetches_ = 0;
+  Time retry_after_ = 0;  // no refresh before this after a failed one
 };
 
 }  // namespace fitscale::aws
