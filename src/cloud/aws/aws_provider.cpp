@@ -208,11 +208,11 @@ std::string AwsProvider::resolve_template_type(const AutoScalingGroup& g) {
   }
   p.emplace_back("LaunchTemplateVersion.1", version);
   auto doc = ec2_.call("DescribeLaunchTemplateVersions", p);
-  const std::string type = doc->document_element()
-                               .child("launchTemplateVersionSet")
-                               .child("item")
-                               .child("launchTemplateData")
-                               .child_value("instanceType");
+  std::string type = doc->document_element()
+                         .child("launchTemplateVersionSet")
+                         .child("item")
+                         .child("launchTemplateData")
+                         .child_value("instanceType");
   // "$Latest" may move: cache only fixed versions.
   if (version[0] != '$') template_types_[key] = type;
   return type;

@@ -10,27 +10,27 @@ AwsStackOptions stack_options(const Config& config) {
   return o;
 }
 
-AwsStack::AwsStack(Credentials credentials, AwsStackOptions options, const Clock& clock,
+AwsStack::AwsStack(Credentials credentials, const AwsStackOptions& options, const Clock& clock,
                    const Catalog* catalog)
-    : AwsStack(std::make_shared<StaticCredentials>(std::move(credentials)), std::move(options),
-               clock, catalog) {}
+    : AwsStack(std::make_shared<StaticCredentials>(std::move(credentials)), options, clock,
+               catalog) {}
 
-AwsStack::AwsStack(std::shared_ptr<CredentialSource> credentials, AwsStackOptions options,
+AwsStack::AwsStack(std::shared_ptr<CredentialSource> credentials, const AwsStackOptions& options,
                    const Clock& clock, const Catalog* catalog)
-    : credentials_(credentials),
+    : credentials_(std::move(credentials)),
       rng_(options.jitter_seed),
       ec2_(
-          http_, credentials, ec2_service(options.provider.region, options.endpoint), clock,
+          http_, credentials_, ec2_service(options.provider.region, options.endpoint), clock,
           sleeper_, [this] { return std::uniform_real_distribution<double>(0.0, 1.0)(rng_); },
           options.retry),
       autoscaling_(
-          http_, credentials, autoscaling_service(options.provider.region, options.endpoint), clock,
-          sleeper_, [this] { return std::uniform_real_distribution<double>(0.0, 1.0)(rng_); },
-          options.retry),
+          http_, credentials_, autoscaling_service(options.provider.region, options.endpoint),
+          clock, sleeper_,
+          [this] { return std::uniform_real_distribution<double>(0.0, 1.0)(rng_); }, options.retry),
       sqs_(options.interruption_queue.empty()
                ? nullptr
                : std::make_unique<QueryClient>(
-                     http_, credentials,
+                     http_, credentials_,
                      sqs_service(options.interruption_queue, options.provider.region), clock,
                      sleeper_,
                      [this] { return std::uniform_real_distribution<double>(0.0, 1.0)(rng_); },

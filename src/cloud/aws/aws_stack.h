@@ -30,10 +30,10 @@ AwsStackOptions stack_options(const Config& config);
 class AwsStack {
  public:
   // `catalog` (may be null) prices listed instances; it must outlive the stack.
-  AwsStack(Credentials credentials, AwsStackOptions options, const Clock& clock,
+  AwsStack(Credentials credentials, const AwsStackOptions& options, const Clock& clock,
            const Catalog* catalog);
   // `credentials` from resolve_credential_chain: refreshed as they near expiry.
-  AwsStack(std::shared_ptr<CredentialSource> credentials, AwsStackOptions options,
+  AwsStack(std::shared_ptr<CredentialSource> credentials, const AwsStackOptions& options,
            const Clock& clock, const Catalog* catalog);
   AwsProvider& provider() { return provider_; }
   QueryClient& ec2() { return ec2_; }

@@ -31,8 +31,8 @@ std::string sts_endpoint(const CredentialChainOptions& o) {
 }
 
 std::shared_ptr<CredentialSource> resolve_credential_chain(
-    const CredentialChainOptions& o, std::shared_ptr<HttpTransport> http,
-    std::shared_ptr<HttpTransport> metadata_http) {
+    const CredentialChainOptions& o, const std::shared_ptr<HttpTransport>& http,
+    const std::shared_ptr<HttpTransport>& metadata_http) {
   const CredentialEnvironment& env = o.env;
   if (!o.configured_profile.empty()) {
     std::string looked;

@@ -39,7 +39,7 @@ std::string sts_endpoint(const CredentialChainOptions& options);
 // Throws InputError, one line listing every source it tried and why each gave nothing, when no
 // source yields keys; throws InputError/AwsError when a configured source fails.
 std::shared_ptr<CredentialSource> resolve_credential_chain(
-    const CredentialChainOptions& options, std::shared_ptr<HttpTransport> http,
-    std::shared_ptr<HttpTransport> metadata_http);
+    const CredentialChainOptions& options, const std::shared_ptr<HttpTransport>& http,
+    const std::shared_ptr<HttpTransport>& metadata_http);
 
 }  // namespace fitscale::aws

@@ -39,7 +39,7 @@ struct TemporaryCredentials {
 
 // The AWS SDKs refresh temporary credentials some minutes before their Expiration, so that no
 // request is signed with keys that lapse in flight.
-inline constexpr Seconds kCredentialRefreshBefore = 5 * 60;
+inline constexpr Seconds kCredentialRefreshBefore = 300;  // 5 minutes
 
 // After a failed refresh, the old (still valid) keys are used this long before asking again, so
 // an unreachable endpoint does not slow every request by its timeout.
