@@ -1,5 +1,6 @@
 // AwsProvider against an independent implementation of the EC2 and Auto Scaling APIs: moto_server,
 // started on a free 127.0.0.1 port with signature checking on, driven with an IAM user's keys.
+#include <algorithm>
 #include <set>
 
 #include "aws_moto_fixture.h"
@@ -185,27 +186,36 @@ TEST_F(AwsMoto, AutoScalingGroupNeverGoesBelowMinSize) {
   auto groups = a.provider.groups();
   ASSERT_EQ(groups.size(), 1u);
   ASSERT_EQ(groups[0].members.size(), 1u);
-  const std::string floor_member = groups[0].members[0].id;
   EXPECT_TRUE(a.provider.list_instances().empty()) << "the MinSize member was offered as removable";
 
   auto up = a.provider.launch(request("m5.large", "us-east-1a", CapacityType::OnDemand, 2));
   EXPECT_TRUE(up.failures.empty());
   EXPECT_EQ(a.provider.groups()[0].desired, 3);
   auto listed = a.provider.list_instances();
-  ASSERT_EQ(listed.size(), 2u);
+  ASSERT_EQ(listed.size(), 2u);  // of three members: one is the floor
+  // The floor is the oldest member, by launch time then id: within the same second as the
+  // launch it may be one of the new ones, so find the one not listed.
   std::vector<std::string> ids;
-  for (const auto& i : listed) {
-    EXPECT_NE(i.id, floor_member);
-    ids.push_back(i.id);
+  for (const auto& i : listed) ids.push_back(i.id);
+  std::string floor;
+  const auto grown = a.provider.groups();
+  for (const auto& m : grown[0].members) {
+    if (std::find(ids.begin(), ids.end(), m.id) == ids.end()) floor = m.id;
   }
+  ASSERT_FALSE(floor.empty());
   // Asked to remove everything, the floor member included: the group stops at MinSize.
-  ids.push_back(floor_member);
+  ids.insert(ids.begin(), floor);
   a.provider.terminate(ids);
   auto after = a.provider.groups();
   EXPECT_EQ(after[0].desired, 1);
   int live = 0;
   for (const auto& m : after[0].members) live += member_is_live(m) ? 1 : 0;
   EXPECT_EQ(live, 1);
+  for (const auto& m : after[0].members) {
+    if (member_is_live(m)) {
+      EXPECT_EQ(m.id, floor);
+    }
+  }
   EXPECT_TRUE(a.provider.list_instances().empty());
   s.asg.call("DeleteAutoScalingGroup",
              {{"AutoScalingGroupName", "c-asg-min-m5"}, {"ForceDelete", "true"}});
