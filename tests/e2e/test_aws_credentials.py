@@ -293,7 +293,7 @@ def test_eks_pod_identity_container_credentials_and_refreshed(tmp, moto):
                       f"container credentials ({url})")
         assert agent.refused == 0
         write(tmp, "eks-pod-identity-token", "stale-token")
-        exits_with(tmp, moto, "e2e-podid-bad", env, "HTTP 401", "AccessDeniedException")
+        exits_with(tmp, moto, "e2e-podid-bad", env, "HTTP 401", url)
         assert agent.refused >= 1
     finally:
         agent.stop()
