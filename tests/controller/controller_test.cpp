@@ -186,9 +186,10 @@ TEST(Controller, DrainBlockedByDisruptionBudgetUncordonsTheNodeThenFinishesLater
   EXPECT_EQ(w.loop().removed, 0);
   EXPECT_EQ(w.cluster.cordoned.size(), 1u);
 
-  // The budget allows it now: the pod is evicted and the node goes.
+  // The budget allows it now; the node has been idle for emptyAfter since the loop after the
+  // blocked try: the pod is evicted and the node goes.
   w.cluster.evict_outcome = EvictOutcome::Evicted;
-  w.clock.advance(40);
+  w.clock.advance(70);
   w.cluster.touch();
   EXPECT_EQ(w.loop().removed, 1);
   EXPECT_EQ(w.cluster.evicted, std::vector<std::string>{"team-a/web"});
