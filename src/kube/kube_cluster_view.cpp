@@ -104,7 +104,7 @@ bool KubeClusterView::uncordon(const std::string& node) {
   json patch = {{"spec", {{"unschedulable", false}}}};
   HttpResponse r = writer_.send("PATCH", "/api/v1/nodes/" + node, patch.dump(),
                                 "application/merge-patch+json");
-  if (!r.ok()) spdlog::warn("uncordon node {}: {}", node, describe(r));
+  if (!r.ok()) log_.warn("uncordon failed", {{"node", node}, {"error", describe(r)}});
   return r.ok();
 }
 
