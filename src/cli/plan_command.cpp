@@ -37,10 +37,7 @@ struct PlanFlags {
 void adopt_managed_nodes(Snapshot& snapshot, const Catalog& catalog) {
   std::map<std::string, bool, std::less<>> pinned;
   for (const Pod& p : snapshot.pods) {
-    if (p.node_name.empty() || p.phase == PodPhase::Succeeded || p.phase == PodPhase::Failed)
-      continue;
-    if (p.is_daemon() || p.is_mirror()) continue;
-    if (p.is_batch() || p.do_not_disrupt()) pinned[p.node_name] = true;
+    if (p.pins_node()) pinned[p.node_name] = true;
   }
   auto label_of = [](const Node& n, std::string_view key) {
     auto it = n.labels.find(key);

@@ -124,6 +124,7 @@ class NthTaintView final : public ClusterView {
     return s;
   }
   bool cordon(const std::string& node) override { return inner_.cordon(node); }
+  bool uncordon(const std::string& node) override { return inner_.uncordon(node); }
   bool add_taint(const std::string& node, const Taint& taint) override {
     return inner_.add_taint(node, taint);
   }

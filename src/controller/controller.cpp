@@ -97,7 +97,9 @@ struct Controller::State {
   std::map<std::string, std::string> last_pod_event;  // pod -> last reason reported
   std::set<std::string> refused_jobs;                 // reported once
   std::set<std::string> draining;                     // nodes cordoned for removal
-  std::uint64_t launches = 0;                         // for client tokens
+  std::set<std::string> cordoned;                     // by fitscale, to drain: undone if blocked
+  std::map<std::string, std::string> kept_reason;  // node -> why scale-down keeps it (logged once)
+  std::uint64_t launches = 0;                      // for client tokens
 
   // A cluster that lends its state: the snapshot is kept across loops, not rebuilt.
   ClusterLoan loan;
@@ -380,12 +382,12 @@ void Controller::meter_pods(const Snapshot& snapshot, Time now, const KeptSnapsh
   if (kept != nullptr) {
     for (const auto& name : kept->touched()) {
       std::vector<const Pod*> pods = kept->pods_on(name);
-      std::erase_if(pods, [](const Pod* p) { return !metered_pod(*p); });
+      std::erase_if(pods, [](const Pod* p) { return !p->metered(); });
       if (!pods.empty()) by_node.emplace(name, std::move(pods));
     }
   } else {
     for (const auto& pod : snapshot.pods) {
-      if (pod.node_name.empty() || !metered_pod(pod)) continue;
+      if (pod.node_name.empty() || !pod.metered()) continue;
       by_node[pod.node_name].push_back(&pod);
     }
   }
@@ -513,6 +515,7 @@ void Controller::remove(const Plan& p, const Snapshot& snapshot, Time now, LoopR
                            [&](const Node& n) { return n.name == name; });
     return it == snapshot.nodes.end() ? nullptr : &*it;
   };
+  report_kept(p);
   for (const auto& d : p.remove) {
     ActionRecord rec;
     rec.kind = ActionKind::Remove;
@@ -527,26 +530,36 @@ void Controller::remove(const Plan& p, const Snapshot& snapshot, Time now, LoopR
     const Node* node = find_node(d.node);
     const bool registered = node != nullptr && node->state != NodeState::InFlight;
     if (registered) {
-      if (!node->unschedulable) cluster_.cordon(d.node);
+      if (!node->unschedulable && cluster_.cordon(d.node)) st.cordoned.insert(d.node);
       st.draining.insert(d.node);
       bool blocked = false;
       for (const auto& pod : d.evict) {
         auto [ns, name] = split_pod_key(pod);
         EvictOutcome out = cluster_.evict(ns, name);
         if (out == EvictOutcome::BlockedByBudget || out == EvictOutcome::Failed) {
-          // A PodDisruptionBudget says not now: leave the node cordoned and try next loop.
           blocked = true;
           recorder_.action(ActionRecord{
               ActionKind::EvictBlocked,
               pod,
-              "eviction refused (disruption budget); node " + d.node + " stays cordoned",
+              "eviction refused (disruption budget); drain of node " + d.node +
+                  " stopped, node uncordoned, retried once it is empty for scaleDown.emptyAfter "
+                  "again",
               {{"node", d.node}}});
-        } else if (out == EvictOutcome::Evicted) {
+          break;
+        }
+        if (out == EvictOutcome::Evicted) {
           recorder_.action(ActionRecord{
               ActionKind::Evict, pod, "evicted to remove node " + d.node, {{"node", d.node}}});
         }
       }
       if (blocked) {
+        // A PodDisruptionBudget says not now. Waiting cordoned would keep the node out of
+        // scheduling for as long as the budget holds (forever, for a budget that allows no
+        // disruption): give it back, and let the empty timer run again before the next try.
+        if (st.cordoned.erase(d.node) != 0) cluster_.uncordon(d.node);
+        st.draining.erase(d.node);
+        st.empty_since.erase(d.node);
+        st.kept.forget_empty(d.node);
         st.force_plan = true;
         continue;
       }
@@ -563,9 +576,25 @@ void Controller::remove(const Plan& p, const Snapshot& snapshot, Time now, LoopR
     }
     st.empty_since.erase(d.node);
     st.kept.forget_empty(d.node);
+    st.cordoned.erase(d.node);
     recorder_.action(rec);
     ++result.removed;
   }
+}
+
+void Controller::report_kept(const Plan& p) {
+  // A node stays for the same reason loop after loop: say so when the reason is new.
+  State& st = *state_;
+  std::map<std::string, std::string> now_kept;
+  for (const auto& k : p.keep) {
+    auto was = st.kept_reason.find(k.node);
+    if (was == st.kept_reason.end() || was->second != k.reason) {
+      recorder_.action(ActionRecord{
+          ActionKind::Keep, k.node, "not removed though idle: " + k.reason, {{"node", k.node}}});
+    }
+    now_kept.emplace(k.node, k.reason);
+  }
+  st.kept_reason = std::move(now_kept);
 }
 
 void Controller::report_unschedulable(const Plan& p, LoopResult& result) {
@@ -612,6 +641,8 @@ Time Controller::next_timer(const Snapshot& snapshot, const Policy& policy, Time
     if (n.empty_since) consider(*n.empty_since + policy.empty_ttl_s);
     if (n.managed && n.state == NodeState::InFlight)
       consider(n.launched_at + policy.register_timeout_s);
+    if (n.managed && n.state == NodeState::Registered && n.not_ready_since)
+      consider(*n.not_ready_since + policy.not_ready_after_s);
   }
   for (const auto& [offering, until] : st.backoff) consider(until);
   return next;

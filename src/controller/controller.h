@@ -58,6 +58,7 @@ class Controller {
   void meter_pods(const Snapshot& snapshot, Time now, const KeptSnapshot* kept);
   void launch(const Plan& p, const Snapshot& snapshot, Time now, LoopResult& result);
   void remove(const Plan& p, const Snapshot& snapshot, Time now, LoopResult& result);
+  void report_kept(const Plan& p);
   void report_unschedulable(const Plan& p, LoopResult& result);
   Time next_timer(const Snapshot& snapshot, const Policy& policy, Time now) const;
   ClusterView& cluster_;

@@ -82,6 +82,9 @@ class ClusterView {
   // caller copies it with observe() (a Kubernetes informer's view).
   virtual bool lend(ClusterLoan& /*loan*/) { return false; }
   virtual bool cordon(const std::string& node) = 0;
+  // Undoes cordon: a drain fitscale started and cannot finish (a PodDisruptionBudget refused an
+  // eviction) must not leave the node unschedulable for good.
+  virtual bool uncordon(const std::string& node) = 0;
   virtual bool add_taint(const std::string& node, const Taint& taint) = 0;
   virtual EvictOutcome evict(const std::string& ns, const std::string& pod) = 0;
   virtual bool delete_node(const std::string& node) = 0;

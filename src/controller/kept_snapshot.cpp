@@ -48,7 +48,7 @@ void KeptSnapshot::sync_pods(const ClusterLoan& loan) {
     auto bound = bound_at_.find(p.node_name);
     std::erase(bound->second, static_cast<std::uint32_t>(at));
     if (bound->second.empty()) bound_at_.erase(bound);
-    if (pins_node(p)) {
+    if (p.pins_node()) {
       auto it = pins_.find(p.node_name);
       if (--it->second == 0) pins_.erase(it);
     }
@@ -60,7 +60,7 @@ void KeptSnapshot::sync_pods(const ClusterLoan& loan) {
     }
     touched_.insert(p.node_name);
     bound_at_[p.node_name].push_back(static_cast<std::uint32_t>(at));
-    if (pins_node(p)) ++pins_[p.node_name];
+    if (p.pins_node()) ++pins_[p.node_name];
   };
   // The cluster removes a pod by moving its last one into the hole, so most positions keep
   // their pod: compare position by position.

@@ -15,19 +15,6 @@ const Offering* OfferingIndex::find(const std::string& type, const std::string& 
   return it == by_key_.end() ? nullptr : it->second;
 }
 
-bool pins_node(const Pod& pod) {
-  if (pod.node_name.empty() || pod.terminating) return false;
-  if (pod.phase != PodPhase::Pending && pod.phase != PodPhase::Running) return false;
-  if (pod.is_daemon() || pod.is_mirror()) return false;
-  return pod.is_batch() || pod.do_not_disrupt();
-}
-
-bool metered_pod(const Pod& pod) {
-  if (pod.node_name.empty()) return false;
-  if (pod.phase != PodPhase::Pending && pod.phase != PodPhase::Running) return false;
-  return !pod.is_daemon() && !pod.is_mirror();
-}
-
 void copy_instance(const Instance& inst, Node& n) {
   n.managed = true;
   n.instance_id = inst.id;
@@ -68,7 +55,7 @@ Snapshot build_snapshot(ClusterState view, const std::vector<Instance>& instance
 
   std::unordered_set<std::string_view> pinned;
   for (const auto& p : s.pods) {
-    if (pins_node(p)) pinned.insert(p.node_name);
+    if (p.pins_node()) pinned.insert(p.node_name);
   }
 
   std::unordered_set<std::string_view> registered;

@@ -27,11 +27,6 @@ class OfferingIndex {
 // pin a node; daemonset, mirror and evictable pods do not). Kept across loops by the controller.
 using EmptySince = std::map<std::string, Time, std::less<>>;
 
-// Does this pod, bound to a node, keep the node from being removed as empty?
-bool pins_node(const Pod& pod);
-// Is this pod metered (counted in a node's cost split)? Everything bound and alive but daemons.
-bool metered_pod(const Pod& pod);
-
 // The managed fields a registered Node takes from its instance.
 void copy_instance(const Instance& inst, Node& n);
 // The Node an instance with no Node yet stands for: its offering's labels and allocatable.

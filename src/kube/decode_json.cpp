@@ -322,7 +322,12 @@ class Decoder {
     dom::object spec;
     if (get_object(o, "spec", spec, p, "")) read_pod_spec(spec, pod, p);
     dom::object status;
+    // A pod with no status at all is a manifest not yet submitted (the API server always
+    // sets one): `fitscale plan` asks what it would need, so it stays Unschedulable. One the
+    // API server returns is pending only once the scheduler said so.
     if (get_object(o, "status", status, p, "")) {
+      pod.scheduler_verdict = scheduler_verdict(status, p);
+      pod.nominated_node = std::string(get_string(status, "nominatedNodeName", p, "status"));
       const std::string_view phase = get_string(status, "phase", p, "status");
       if (phase.empty() || phase == "Pending") pod.phase = PodPhase::Pending;
       else if (phase == "Running") pod.phase = PodPhase::Running;
@@ -332,6 +337,23 @@ class Decoder {
       else p.add("status.phase", "unknown phase \"" + std::string(phase) + "\"");
     }
     return pod;
+  }
+
+  // PodScheduled=False with reason Unschedulable: kube-scheduler tried every node.
+  static SchedulerVerdict scheduler_verdict(dom::object status, Problems& p) {
+    dom::array conditions;
+    if (!get_array(status, "conditions", conditions, p, "status")) return SchedulerVerdict::NotYet;
+    const Path path("status.conditions");
+    for (dom::element e : conditions) {
+      dom::object c;
+      if (e.get(c) != simdjson::SUCCESS) continue;
+      if (get_string(c, "type", p, path) != "PodScheduled") continue;
+      return get_string(c, "status", p, path) == "False" &&
+                     get_string(c, "reason", p, path) == "Unschedulable"
+                 ? SchedulerVerdict::Unschedulable
+                 : SchedulerVerdict::NotYet;
+    }
+    return SchedulerVerdict::NotYet;
   }
 
   // ---- Node ---------------------------------------------------------------------------------
@@ -392,9 +414,12 @@ class Decoder {
         for (dom::element e : conditions) {
           dom::object c;
           if (e.get(c) != simdjson::SUCCESS) continue;
-          if (get_string(c, "type", p, "status.conditions") == "Ready" &&
-              get_string(c, "status", p, "status.conditions") == "True") {
+          if (get_string(c, "type", p, "status.conditions") != "Ready") continue;
+          if (get_string(c, "status", p, "status.conditions") == "True") {
             n.state = NodeState::Ready;
+            n.not_ready_since.reset();
+          } else {
+            n.not_ready_since = get_time(c, "lastTransitionTime", p, "status.conditions");
           }
         }
       }
@@ -526,6 +551,8 @@ class Decoder {
   }
 
   void read_pod_spec(dom::object spec, Pod& pod, Problems& p) const {
+    dom::array gates;
+    if (get_array(spec, "schedulingGates", gates, p, "spec")) pod.scheduling_gated = gates.size() > 0;
     // Effective requests: what the scheduler reserves for the pod.
     Resources sum;
     dom::array containers;

@@ -98,6 +98,16 @@ bool KubeClusterView::cordon(const std::string& node) {
   return r.ok();
 }
 
+bool KubeClusterView::uncordon(const std::string& node) {
+  std::lock_guard lock(write_mu_);
+  if (!allowed("uncordon node " + node)) return false;
+  json patch = {{"spec", {{"unschedulable", false}}}};
+  HttpResponse r = writer_.send("PATCH", "/api/v1/nodes/" + node, patch.dump(),
+                                "application/merge-patch+json");
+  if (!r.ok()) log_.warn("uncordon failed", {{"node", node}, {"error", describe(r)}});
+  return r.ok();
+}
+
 bool KubeClusterView::add_taint(const std::string& node, const Taint& taint) {
   std::lock_guard lock(write_mu_);
   if (!allowed("taint node " + node + " with " + taint.key)) return false;

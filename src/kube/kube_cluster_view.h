@@ -49,6 +49,7 @@ class KubeClusterView final : public ClusterView {
   std::uint64_t generation() const override;
   ClusterState observe() override;
   bool cordon(const std::string& node) override;
+  bool uncordon(const std::string& node) override;
   bool add_taint(const std::string& node, const Taint& taint) override;
   EvictOutcome evict(const std::string& ns, const std::string& pod) override;
   bool delete_node(const std::string& node) override;

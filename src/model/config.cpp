@@ -477,11 +477,14 @@ Config parse_config(std::string_view yaml, std::string_view source) {
     }
   }
   if (auto n = root["scaleDown"]) {
-    r.expect_map(n, "scaleDown", {"emptyAfter", "registerTimeout"});
+    r.expect_map(n, "scaleDown", {"emptyAfter", "registerTimeout", "notReadyAfter"});
     if (!n.IsNull()) {
       if (auto v = n["emptyAfter"]) c.scale_down.empty_after_s = r.duration(v, "scaleDown.emptyAfter", 0);
       if (auto v = n["registerTimeout"]) {
         c.scale_down.register_timeout_s = r.duration(v, "scaleDown.registerTimeout", 1);
+      }
+      if (auto v = n["notReadyAfter"]) {
+        c.scale_down.not_ready_after_s = r.duration(v, "scaleDown.notReadyAfter", 1);
       }
     }
   }

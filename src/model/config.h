@@ -28,6 +28,9 @@ struct ControllerConfig {
 struct ScaleDownConfig {
   Seconds empty_after_s = 60;        // an empty node is removed after this long
   Seconds register_timeout_s = 900;  // an instance not registered by then is removed
+  // A node NotReady this long (since its Ready condition changed) is removed, pods and all:
+  // its kubelet is gone. 20m as cluster-autoscaler's --scale-down-unready-time.
+  Seconds not_ready_after_s = 1200;
 };
 
 // alerts: budget threshold webhooks (Slack-compatible {"text": ...}).

@@ -45,14 +45,14 @@ constexpr Alias kAliases[] = {
     {"beta.kubernetes.io/os", label::kOs, false},
 };
 
+}  // namespace
+
 std::string gpu_model_case(std::string value, const std::vector<std::string>& gpu_models) {
   for (const auto& m : gpu_models) {
     if (iequals(m, value)) return m;
   }
   return value;
 }
-
-}  // namespace
 
 bool matches(const Requirement& r, const Labels& labels) {
   auto it = labels.find(r.key);

@@ -79,6 +79,9 @@ inline constexpr std::string_view kGangSize = "fitscale.io/gang-size";  // also 
 Requirement canonical_requirement(Requirement r, const std::vector<std::string>& gpu_models);
 std::pair<std::string, std::string> canonical_label(std::string key, std::string value,
                                                     const std::vector<std::string>& gpu_models);
+// The catalog's spelling of a GPU model named in any case ("a100" -> "A100"), as selectors are
+// matched; `value` itself when the catalog has no such model.
+std::string gpu_model_case(std::string value, const std::vector<std::string>& gpu_models);
 // The canonical key an alias key is rewritten to, or empty when `key` is no alias (a cheap check
 // that lets callers skip copying labels that are canonical already).
 std::string_view canonical_key_of_alias(std::string_view key);

@@ -33,6 +33,9 @@ struct Node {
   NodeState state = NodeState::Ready;
   bool unschedulable = false;  // spec.unschedulable (cordoned)
   Time created = 0;            // Node creation, or instance launch for in-flight ones
+  // When the Ready condition last changed, for a registered node that is not Ready (status
+  // False or Unknown): since when it is NotReady. nullopt when Ready or never reported.
+  std::optional<Time> not_ready_since;
 
   // Set when fitscale launched the instance behind this node.
   bool managed = false;

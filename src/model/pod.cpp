@@ -48,6 +48,38 @@ const char* to_string(PodPhase p) {
 
 const char* to_string(CapacityType c) { return c == CapacityType::Spot ? "spot" : "on-demand"; }
 
+const std::string* Pod::capacity_node() const {
+  if (holds_resources()) return &node_name;
+  if (node_name.empty() && !nominated_node.empty() && !finished() && !terminating)
+    return &nominated_node;
+  return nullptr;
+}
+
+bool Pod::pins_node() const {
+  if (node_name.empty() || terminating) return false;
+  if (phase != PodPhase::Pending && phase != PodPhase::Running) return false;
+  if (is_daemon() || is_mirror()) return false;
+  return is_batch() || do_not_disrupt();
+}
+
+bool Pod::metered() const {
+  if (node_name.empty()) return false;
+  if (phase != PodPhase::Pending && phase != PodPhase::Running) return false;
+  return !is_daemon() && !is_mirror();
+}
+
+bool Pod::evictable_service() const {
+  if (node_name.empty() || terminating) return false;
+  if (phase != PodPhase::Pending && phase != PodPhase::Running) return false;
+  return !is_daemon() && !is_mirror() && !is_batch() && !do_not_disrupt();
+}
+
+bool Pod::unschedulable() const {
+  return node_name.empty() && phase == PodPhase::Pending && !terminating && !is_daemon() &&
+         !is_mirror() && !scheduling_gated && nominated_node.empty() &&
+         scheduler_verdict == SchedulerVerdict::Unschedulable;
+}
+
 bool Pod::do_not_disrupt() const {
   return annotation_value(annotations, annotation::kDoNotDisrupt) == "true" ||
          annotation_value(annotations, annotation::kKarpenterDoNotDisrupt) == "true" ||

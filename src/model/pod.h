@@ -14,6 +14,14 @@ namespace fitscale {
 enum class PodPhase { Pending, Running, Succeeded, Failed, Unknown };
 enum class CapacityType { Spot, OnDemand };
 
+// What kube-scheduler last said about an unbound pod in its PodScheduled condition. Only
+// Unschedulable (status False, reason Unschedulable) means it tried every node and none could
+// hold the pod; a pod it has not looked at yet, or one it is still binding, may fit without
+// new capacity. Hand-built pods (tests, the simulator's trace pods) default to Unschedulable:
+// the simulator's scheduler runs before the controller at every instant, so a pod the
+// controller sees unbound is one it has failed to place. The decoder reads the real condition.
+enum class SchedulerVerdict { Unschedulable, NotYet };
+
 const char* to_string(PodPhase p);
 const char* to_string(CapacityType c);  // "spot", "on-demand"
 
@@ -55,12 +63,43 @@ struct Pod {
   std::optional<Gang> gang;
   std::int32_t priority = 0;
   bool terminating = false;  // deletionTimestamp set
+  // spec.schedulingGates is not empty: the scheduler does not consider the pod (Kueue gates
+  // every workload it has not admitted with kueue.x-k8s.io/admission).
+  bool scheduling_gated = false;
+  // status.nominatedNodeName: the scheduler preempted pods there to make room for this one
+  // and will bind it there; the pod takes that node's capacity, as kube-scheduler reserves it.
+  std::string nominated_node;
+  SchedulerVerdict scheduler_verdict = SchedulerVerdict::Unschedulable;
 
   std::string key() const { return ns + "/" + name; }
   bool is_daemon() const { return owner.kind == "DaemonSet"; }
   bool is_mirror() const { return owner.kind == "Node" || annotations.count("kubernetes.io/config.mirror") > 0; }
   // A Job's pod or a bare pod: never evicted to save money (DESIGN.md).
   bool is_batch() const { return owner.kind == "Job" || owner.kind.empty(); }
+
+  // ---- Lifecycle: every layer asks these, none decides them again (docs/planner.md).
+  // Succeeded or Failed: it will never run again and holds nothing.
+  bool finished() const { return phase == PodPhase::Succeeded || phase == PodPhase::Failed; }
+  // Takes room on its node: bound and not finished. Terminating pods and pods in phase Unknown
+  // (their kubelet stopped reporting) count until they are gone, as kube-scheduler counts them.
+  bool holds_resources() const { return !node_name.empty() && !finished(); }
+  // The node whose capacity this pod takes: its own when it holds resources, else the node it
+  // is nominated to (preemption made room there for it), else none (nullptr).
+  const std::string* capacity_node() const;
+  // Keeps its node from being removed: a live (Pending or Running, not terminating) batch or
+  // do-not-disrupt pod that is neither a daemon nor a mirror pod. Phase Unknown does not pin:
+  // nothing known runs there (the NotReady rule decides that node's fate).
+  bool pins_node() const;
+  // Counted in its node's cost split: bound, Pending or Running, neither daemon nor mirror.
+  bool metered() const;
+  // Evicted and rescheduled elsewhere when its node is removed: a live pod that is not batch,
+  // daemon, mirror or do-not-disrupt (a ReplicaSet's, a StatefulSet's). Scale-down removes its
+  // node only when it fits on other existing capacity.
+  bool evictable_service() const;
+  // Kubernetes' "pending" (what triggers a launch): unbound, phase Pending, not terminating,
+  // not a daemon or mirror pod, no scheduling gates, not nominated to a node, and marked
+  // PodScheduled=False/Unschedulable by the scheduler.
+  bool unschedulable() const;
   bool do_not_disrupt() const;
   // Requires on-demand: nodeSelector or every required-affinity term pins the capacity type
   // (either key, fitscale.io or karpenter.sh) to on-demand only.

@@ -24,6 +24,7 @@ LogLevel level_of(ActionKind kind) {
     case ActionKind::Launch:
     case ActionKind::Remove:
     case ActionKind::Evict:
+    case ActionKind::Keep:
       return LogLevel::Info;
     case ActionKind::LaunchFailed:
     case ActionKind::Refuse:

@@ -101,7 +101,8 @@ MetricsRecorder::MetricsRecorder(MetricsRegistry& reg, MetricsOptions options)
       last_loop_(reg.gauge("fitscale_last_loop_timestamp_seconds",
                            "Unix time at which the last reconcile loop finished.")),
       pending_(reg.gauge("fitscale_pending_pods",
-                         "Pods with no node, in phase Pending, at the last plan.")),
+                         "Pending pods (unbound and marked Unschedulable by the scheduler; "
+                         "docs/planner.md) at the last plan.")),
       unschedulable_(reg.gauge("fitscale_unschedulable_pods",
                                "Pending pods the last plan could not serve, by reason.", {"reason"},
                                16)),
@@ -194,13 +195,15 @@ void MetricsRecorder::action(const ActionRecord& r) {
     case ActionKind::EvictBlocked:
       evictions_.inc({"blocked"});
       break;
+    case ActionKind::Keep:
+      break;  // logged once per node and reason; the node's cost shows it
   }
 }
 
 void MetricsRecorder::planned(const Snapshot& snapshot, const Plan& plan, const LoopStats&) {
   std::int64_t pending = 0;
   for (const auto& p : snapshot.pods) {
-    if (p.node_name.empty() && p.phase == PodPhase::Pending && !p.terminating) ++pending;
+    if (p.unschedulable()) ++pending;
   }
   pending_.set(static_cast<double>(pending));
 

@@ -20,6 +20,8 @@ const char* to_string(ActionKind k) {
       return "evict";
     case ActionKind::EvictBlocked:
       return "evict-blocked";
+    case ActionKind::Keep:
+      return "keep";
   }
   return "unknown";
 }

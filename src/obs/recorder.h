@@ -23,6 +23,7 @@ enum class ActionKind {
   Interrupted,    // spot instance taken back
   Evict,
   EvictBlocked,
+  Keep,  // a node scale-down would remove stays: its evictable pods fit nowhere else
 };
 const char* to_string(ActionKind k);
 

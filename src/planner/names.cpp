@@ -10,6 +10,8 @@ const char* to_string(RemoveReason r) {
       return "never-registered";
     case RemoveReason::Interrupted:
       return "interrupted";
+    case RemoveReason::NotReady:
+      return "not-ready";
   }
   return "unknown";
 }

@@ -55,11 +55,6 @@ std::size_t name_hash(std::string_view s) {
   return static_cast<std::size_t>(h ^ (h >> 33));
 }
 
-// Pods that hold a node's resources: bound and not finished.
-bool holds_resources(const Pod& p) {
-  return !p.node_name.empty() && p.phase != PodPhase::Succeeded && p.phase != PodPhase::Failed;
-}
-
 }  // namespace
 
 ExistingCapacity::ExistingCapacity(const Snapshot& snapshot, const Policy& policy, Time now,
@@ -119,8 +114,10 @@ ExistingCapacity::ExistingCapacity(const Snapshot& snapshot, const Policy& polic
   std::vector<std::uint32_t> at(slots_.size() + 1, 0);
   for (std::size_t pi = 0; pi < snapshot.pods.size(); ++pi) {
     const Pod& p = snapshot.pods[pi];
-    if (!holds_resources(p)) continue;
-    const std::uint32_t i = slot_of(p.node_name);
+    // Bound pods, and pods nominated to a node (preemption reserved room there for them).
+    const std::string* node = p.capacity_node();
+    if (node == nullptr) continue;
+    const std::uint32_t i = slot_of(*node);
     if (i == kEmpty) continue;
     slot_of_pod[pi] = i;
     ++at[i + 1];
@@ -208,6 +205,48 @@ std::vector<std::uint32_t> ExistingCapacity::place_class(
     if (!placed) left.push_back(pi);
   }
   return left;
+}
+
+Relocation ExistingCapacity::relocate(const std::vector<std::uint32_t>& pods,
+                                      const std::vector<std::string_view>& excluded) {
+  Relocation out;
+  const std::vector<PodClass> classes = build_classes(snapshot_.pods, pods, gpu_models_);
+  std::vector<std::pair<const Pod*, std::size_t>> done;
+  for (const PodClass& c : classes) {
+    for (std::uint32_t pi : c.pods) {
+      const Pod& p = snapshot_.pods[pi];
+      bool placed = false;
+      bool any_node = false;
+      for (std::size_t i = 0; i < slots_.size() && !placed; ++i) {
+        Slot& s = slots_[i];
+        if (s.node->state != NodeState::Ready ||
+            std::find(excluded.begin(), excluded.end(), s.node->name) != excluded.end())
+          continue;
+        any_node = true;
+        if (!fits(p.requests, s.free) || !admits(c, s) || repelled(p, s)) continue;
+        s.free -= p.requests;
+        s.placed.push_back(&p);
+        done.emplace_back(&p, i);
+        placed = true;
+      }
+      if (!placed) {
+        out.misfit = "pod " + p.key() + " fits on no other " +
+                     (any_node ? std::string("node") : std::string("node (there is none)"));
+        break;
+      }
+    }
+    if (!out.misfit.empty()) break;
+  }
+  if (!out.misfit.empty()) {
+    for (auto it = done.rbegin(); it != done.rend(); ++it) {
+      Slot& s = slots_[it->second];
+      s.free += it->first->requests;
+      s.placed.pop_back();
+    }
+    return out;
+  }
+  for (const auto& [p, i] : done) out.targets.push_back(slots_[i].node->name);
+  return out;
 }
 
 bool ExistingCapacity::place_gang(const std::vector<PodClass>& members,

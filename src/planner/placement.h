@@ -14,6 +14,12 @@
 
 namespace fitscale::planner {
 
+// Where scale-down's evicted pods would go, or why they cannot.
+struct Relocation {
+  std::string misfit;                     // empty: every pod fits
+  std::vector<std::string_view> targets;  // nodes that take them
+};
+
 class ExistingCapacity {
  public:
   // `snapshot` and `gpu_models` must outlive the object (it is built and used within one plan).
@@ -27,6 +33,13 @@ class ExistingCapacity {
   // Places every pod of the gang (its members' classes) on nodes of one zone, or none.
   bool place_gang(const std::vector<PodClass>& members,
                   std::map<std::string, std::string>& placements);
+
+  // Scale-down's question, as cluster-autoscaler's drain simulation asks it: do these bound
+  // pods (indexes into the snapshot's pods) all fit on Ready nodes not in `excluded`, in the
+  // room this plan's placements left? If so they take that room (the next node's pods cannot
+  // count on it too); if not, nothing changes and `misfit` names a pod that fits nowhere.
+  Relocation relocate(const std::vector<std::uint32_t>& pods,
+                      const std::vector<std::string_view>& excluded);
 
   bool has_nodes() const { return !slots_.empty(); }
   // Nodes that received a pod in this plan (scale-down must leave them alone), sorted.

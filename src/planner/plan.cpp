@@ -25,11 +25,6 @@ using planner::ClassPacker;
 using planner::NewNodes;
 using planner::PodClass;
 
-bool is_pending(const Pod& p) {
-  return p.node_name.empty() && p.phase == PodPhase::Pending && !p.terminating && !p.is_daemon() &&
-         !p.is_mirror();
-}
-
 struct GangGroup {
   std::string ns;
   std::string name;
@@ -72,8 +67,15 @@ class Planner {
       admit_jobs();
       emit_launches();
     }
-    out_.remove = planner::choose_removals(
-        s_, policy_, now_, existing_ ? existing_->used_nodes() : std::vector<std::string_view>{});
+    auto room = [this]() -> planner::ExistingCapacity& {
+      if (!existing_) existing_.emplace(s_, policy_, now_, catalog_.gpu_models);
+      return *existing_;
+    };
+    planner::ScaleDown down = planner::choose_removals(
+        s_, policy_, now_, existing_ ? existing_->used_nodes() : std::vector<std::string_view>{},
+        room);
+    out_.remove = std::move(down.remove);
+    out_.keep = std::move(down.keep);
     return std::move(out_);
   }
 
@@ -96,7 +98,7 @@ class Planner {
     std::vector<Key> keys;
     for (std::uint32_t i = 0; i < s_.pods.size(); ++i) {
       const Pod& p = s_.pods[i];
-      if (is_pending(p)) keys.push_back({p.priority, p.created, i, p.gang.has_value()});
+      if (p.unschedulable()) keys.push_back({p.priority, p.created, i, p.gang.has_value()});
     }
     auto before = [this](const Key& a, const Key& b) {
       if (a.priority != b.priority) return a.priority > b.priority;
@@ -126,9 +128,7 @@ class Planner {
     }
     if (gangs_.empty()) return;
     for (const Pod& p : s_.pods) {
-      if (!p.gang || p.node_name.empty() || p.phase == PodPhase::Succeeded ||
-          p.phase == PodPhase::Failed)
-        continue;
+      if (!p.gang || !p.holds_resources()) continue;
       auto it = gang_index.find({p.ns, p.gang->name});
       if (it != gang_index.end()) ++gangs_[it->second].running;
     }

@@ -15,7 +15,7 @@ namespace fitscale {
 // Everything the planner may look at: one consistent view of the cluster and the cloud.
 struct Snapshot {
   std::vector<Node> nodes;  // ready, registered and in-flight (state says which)
-  std::vector<Pod> pods;    // all pods; pending = no node_name and phase Pending
+  std::vector<Pod> pods;    // all pods; pending = Pod::unschedulable()
   std::map<std::string, NamespaceSpend, std::less<>> spend;  // by namespace, from the ledger
 };
 
@@ -25,6 +25,8 @@ struct Policy {
   std::string pool = "default";
   Seconds empty_ttl_s = 60;          // an empty node is removed after this long
   Seconds register_timeout_s = 900;  // an instance that has not registered by then is removed
+  Seconds not_ready_after_s =
+      1200;  // a node NotReady this long is removed (scaleDown.notReadyAfter)
   Budgets budgets = safe_default_budgets();
   bool enforce_budgets = true;
   // Offerings currently backed off after a launch failure (Offering::key()).
@@ -43,7 +45,7 @@ struct LaunchDecision {
   std::uint32_t offering_index = 0;  // into Catalog::offerings
 };
 
-enum class RemoveReason { Empty, NeverRegistered, Interrupted };
+enum class RemoveReason { Empty, NeverRegistered, Interrupted, NotReady };
 struct RemoveDecision {
   std::string node;
   std::string instance_id;
@@ -51,6 +53,14 @@ struct RemoveDecision {
   std::string reason;  // "empty for 312s"
   // Pods to evict first: evictable ones (not batch, not do-not-disrupt, not daemon/mirror).
   std::vector<std::string> evict;
+};
+
+// A node scale-down would remove (empty of pods that pin it, for longer than emptyAfter) but
+// keeps, because its evictable pods fit nowhere else: removing it would only evict them into a
+// launch of the same size.
+struct KeepDecision {
+  std::string node;
+  std::string reason;  // "pod web/api-7d9 fits on no other node (Insufficient cpu)"
 };
 
 enum class UnschedulableKind {
@@ -70,6 +80,7 @@ struct UnschedulableDecision {
 struct Plan {
   std::vector<LaunchDecision> launch;
   std::vector<RemoveDecision> remove;
+  std::vector<KeepDecision> keep;
   std::vector<UnschedulableDecision> unschedulable;
   // Pods the plan expects to land on existing or in-flight nodes: "ns/name" -> node name.
   std::map<std::string, std::string> placements;

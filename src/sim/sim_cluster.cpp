@@ -46,6 +46,18 @@ bool SimCluster::cordon(const std::string& node) {
   return true;
 }
 
+bool SimCluster::uncordon(const std::string& node) {
+  auto it = nodes_.find(node);
+  if (it == nodes_.end()) return false;
+  if (it->second.node.unschedulable) {
+    it->second.node.unschedulable = false;
+    update_room(node, it->second);
+    it->second.revision = ++generation_;
+    nodes_changed_ = true;
+  }
+  return true;
+}
+
 bool SimCluster::add_taint(const std::string& node, const Taint& taint) {
   auto it = nodes_.find(node);
   if (it == nodes_.end()) return false;

@@ -35,6 +35,7 @@ class SimCluster final : public ClusterView {
   ClusterState observe() override;
   bool lend(ClusterLoan& loan) override;
   bool cordon(const std::string& node) override;
+  bool uncordon(const std::string& node) override;
   bool add_taint(const std::string& node, const Taint& taint) override;
   EvictOutcome evict(const std::string& ns, const std::string& pod) override;
   bool delete_node(const std::string& node) override;

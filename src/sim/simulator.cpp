@@ -229,7 +229,7 @@ void Engine::sync_pods(std::size_t idx) {
   if (const SimNode* n = cluster_.node(m.node)) {
     for (const auto& key : n->pods) {
       const Pod* p = cluster_.pod(key);
-      if (p != nullptr && metered_pod(*p))
+      if (p != nullptr && p->metered())
         usage.push_back(PodUsage{p->key(), p->ns, p->job_key(), p->requests});
     }
   }
@@ -804,8 +804,15 @@ Catalog catalog_for_trace(const Catalog& catalog, const std::vector<TraceJob>& j
   return out;
 }
 
-SimReport simulate(const std::vector<TraceJob>& jobs, const Catalog& catalog,
+SimReport simulate(const std::vector<TraceJob>& trace, const Catalog& catalog,
                    const SimOptions& options, Ledger* ledger, Recorder* recorder) {
+  // A trace names GPU models in any case, as selectors may ("a100" is the catalog's "A100"):
+  // the pods, the shapes and the report carry the catalog's spelling.
+  std::vector<TraceJob> jobs = trace;
+  for (TraceJob& j : jobs) {
+    if (!j.gpu_model.empty())
+      j.gpu_model = gpu_model_case(std::move(j.gpu_model), catalog.gpu_models);
+  }
   const Catalog trimmed = catalog_for_trace(catalog, jobs);
   Engine engine(jobs, trimmed, options, ledger, recorder);
   return engine.run();
@@ -815,9 +822,9 @@ void validate_trace(const std::vector<TraceJob>& jobs, const Catalog& catalog,
                     const std::string& source) {
   for (const auto& j : jobs) {
     if (j.gpu_model.empty()) continue;
-    if (std::find(catalog.gpu_models.begin(), catalog.gpu_models.end(), j.gpu_model) !=
-        catalog.gpu_models.end()) {
-      continue;
+    if (std::find(catalog.gpu_models.begin(), catalog.gpu_models.end(),
+                  gpu_model_case(j.gpu_model, catalog.gpu_models)) != catalog.gpu_models.end()) {
+      continue;  // in any case, as selectors match it
     }
     std::string known;
     for (const auto& m : catalog.gpu_models) known += (known.empty() ? "" : ", ") + m;

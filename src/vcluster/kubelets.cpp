@@ -10,6 +10,7 @@
 #include "vcluster/api_error.h"
 #include "vcluster/events.h"
 #include "vcluster/object_meta.h"
+#include "vcluster/scheduling_view.h"
 
 namespace fitscale::vcluster {
 namespace {
@@ -60,7 +61,11 @@ KubeletPass run_kubelets(ObjectStore& store, const Clock& clock) {
   const Time now_t = clock.now();
   const std::string now = format_rfc3339(now_t);
   std::set<std::string> nodes;
-  for (const auto& n : store.list("nodes").items) nodes.insert(name_of(n));
+  std::set<std::string> dead;  // NotReady: their kubelet is gone and does nothing
+  for (const auto& n : store.list("nodes").items) {
+    nodes.insert(name_of(n));
+    if (!node_is_ready(n)) dead.insert(name_of(n));
+  }
 
   for (const auto& pod : store.list("pods").items) {
     const std::string node = pod_node(pod);
@@ -68,6 +73,10 @@ KubeletPass run_kubelets(ObjectStore& store, const Clock& clock) {
     const std::string name = name_of(pod);
     const std::string phase = pod_phase(pod);
     try {
+      // A node whose Ready condition is False or Unknown (set through the status subresource,
+      // as a node lifecycle controller does when a kubelet stops posting) has no kubelet: its
+      // pods neither start, finish nor go away, and deleted ones stay Terminating.
+      if (!node.empty() && dead.count(node) != 0) continue;
       if (is_terminating(pod)) {
         store.remove("pods", ns, name);
         ++pass.removed;

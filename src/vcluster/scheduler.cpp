@@ -145,6 +145,7 @@ SchedulerPass schedule_pending_pods(ObjectStore& store, const Clock& clock,
   }
   std::vector<Pod> bound;
   std::vector<PendingPod> pending;
+  std::vector<nlohmann::json> gated;
   auto pods = store.list("pods").items;
   bound.reserve(pods.size());
   for (auto& pj : pods) {
@@ -163,7 +164,24 @@ SchedulerPass schedule_pending_pods(ObjectStore& store, const Clock& clock,
     if (p.terminating) continue;
     const std::string scheduler = pj["spec"].value("schedulerName", "default-scheduler");
     if (scheduler != "default-scheduler") continue;
+    if (p.scheduling_gated) {
+      // kube-scheduler never binds a gated pod (Kueue holds every workload it has not admitted
+      // this way); the pod says why it waits, as kube-apiserver marks it.
+      gated.push_back(std::move(pj));
+      continue;
+    }
     pending.push_back(PendingPod{std::move(pj), std::move(p)});
+  }
+  for (const auto& pj : gated) {
+    try {
+      store.mutate("pods", namespace_of(pj), name_of(pj), [&](nlohmann::json& pod) {
+        if (!pod_node(pod).empty()) return;
+        set_condition(pod, "False", "SchedulingGated",
+                      "Scheduling is blocked due to non-empty scheduling gates", now);
+      });
+    } catch (const ApiError&) {
+      // deleted meanwhile
+    }
   }
   for (const Pod& p : bound) {
     auto it = slot_by_name.find(p.node_name);

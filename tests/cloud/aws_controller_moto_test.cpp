@@ -19,6 +19,7 @@ class PendingPods final : public ClusterView {
     return s;
   }
   bool cordon(const std::string&) override { return true; }
+  bool uncordon(const std::string&) override { return true; }
   bool add_taint(const std::string&, const Taint&) override { return true; }
   EvictOutcome evict(const std::string&, const std::string&) override {
     return EvictOutcome::Evicted;

@@ -162,32 +162,108 @@ TEST(Controller, NodeRunningABatchPodIsNeverRemoved) {
   EXPECT_TRUE(w.cloud.terminated.empty());
 }
 
-TEST(Controller, DrainBlockedByDisruptionBudgetKeepsTheNodeCordonedThenFinishes) {
+TEST(Controller, DrainBlockedByDisruptionBudgetUncordonsTheNodeThenFinishesLater) {
   World w;
   w.existing_node("i-svc", kStart - 3600);
+  // Room for the service pod elsewhere, or scale-down would keep the node anyway.
+  w.cluster.state.nodes.push_back(make_node("spare", 4000, 16 * kGi, "us-east-1a"));
   w.cluster.add_pod(service_pod("web", "node-i-svc"));
   w.cluster.evict_outcome = EvictOutcome::BlockedByBudget;
   w.loop();
   w.clock.set(kStart + 61);
   EXPECT_EQ(w.loop().removed, 0);
   EXPECT_EQ(w.cluster.cordoned, std::vector<std::string>{"node-i-svc"});
+  // The budget blocks the drain: the node is schedulable again, not cordoned for good.
+  EXPECT_EQ(w.cluster.uncordoned, std::vector<std::string>{"node-i-svc"});
   EXPECT_TRUE(w.cluster.deleted.empty());
   EXPECT_TRUE(w.cloud.terminated.empty());
   ASSERT_TRUE(w.cluster.has_node("node-i-svc"));
-  EXPECT_TRUE(w.cluster.state.nodes[0].unschedulable);
+  EXPECT_FALSE(w.cluster.state.nodes[0].unschedulable);
 
-  // Still blocked one loop later: nothing more happens.
-  w.clock.advance(10);
+  // It must be empty for emptyAfter again before the next try: nothing happens meanwhile.
+  w.clock.advance(30);
+  w.cluster.touch();
   EXPECT_EQ(w.loop().removed, 0);
-  EXPECT_TRUE(w.cluster.deleted.empty());
+  EXPECT_EQ(w.cluster.cordoned.size(), 1u);
 
-  // The budget allows it now: the pod is evicted and the node goes.
+  // The budget allows it now; the node has been idle for emptyAfter since the loop after the
+  // blocked try: the pod is evicted and the node goes.
   w.cluster.evict_outcome = EvictOutcome::Evicted;
-  w.clock.advance(10);
+  w.clock.advance(70);
+  w.cluster.touch();
   EXPECT_EQ(w.loop().removed, 1);
   EXPECT_EQ(w.cluster.evicted, std::vector<std::string>{"team-a/web"});
   EXPECT_EQ(w.cluster.deleted, std::vector<std::string>{"node-i-svc"});
   EXPECT_EQ(w.cloud.terminated, std::vector<std::string>{"i-svc"});
+}
+
+// Counts the controller's actions by kind.
+class CountingRecorder final : public Recorder {
+ public:
+  std::map<ActionKind, int> count;
+  std::vector<ActionRecord> records;
+  void action(const ActionRecord& r) override {
+    ++count[r.kind];
+    records.push_back(r);
+  }
+  void planned(const Snapshot&, const Plan&, const LoopStats&) override {}
+  void loop_finished(const LoopStats&) override {}
+};
+
+TEST(Controller, ServicePodWithNoRoomElsewhereKeepsItsNodeForHalfAnHourWithoutALaunch) {
+  // Issue 13's churn: a node whose only pod is a ReplicaSet's, nothing else to hold it. Removing
+  // it evicts the pod into a launch of the same node, removed again 60 s later.
+  Catalog catalog = tiny_catalog();
+  FakeClock clock(kStart);
+  FakeCluster cluster;
+  FakeCloud cloud(clock);
+  CountingRecorder recorder;
+  Controller controller(cluster, cloud, catalog, clock, nullptr, recorder,
+                        with_policy(tiny_policy()));
+  const Instance& inst = cloud.add_instance("i-svc", "small", "us-east-1a", CapacityType::Spot,
+                                            kStart - 3600, 100'000);
+  cluster.register_node(inst, catalog);
+  cluster.add_pod(service_pod("web", "node-i-svc"));
+  for (Seconds t = 0; t <= 30 * 60; t += 10) {  // 30 minutes of 10 s loops
+    clock.set(kStart + t);
+    cluster.touch();  // something changes every loop: each one plans
+    EXPECT_EQ(controller.reconcile().removed, 0) << "at " << t << "s";
+  }
+  EXPECT_EQ(cloud.launched_count(), 0);
+  EXPECT_TRUE(cluster.cordoned.empty());
+  EXPECT_TRUE(cluster.evicted.empty());
+  EXPECT_TRUE(cloud.terminated.empty());
+  // Said once, not every loop.
+  ASSERT_EQ(recorder.count[ActionKind::Keep], 1);
+  for (const auto& r : recorder.records) {
+    if (r.kind == ActionKind::Keep) {
+      EXPECT_EQ(r.subject, "node-i-svc");
+      EXPECT_NE(r.reason.find("team-a/web fits on no other node"), std::string::npos) << r.reason;
+    }
+  }
+}
+
+TEST(Controller, NotReadyNodeWithTerminatingPodsIsRemovedAfterNotReadyAfter) {
+  // Issue 13's dead node: its kubelet stopped, its pods stay Terminating for ever.
+  Policy pol = tiny_policy();
+  pol.not_ready_after_s = 900;
+  World w(with_policy(pol));
+  Node& n = w.existing_node("i-dead", kStart - 86400);
+  n.state = NodeState::Registered;
+  n.not_ready_since = kStart - 100;
+  Pod job = make_pod("train", 1000, 2 * kGi);
+  job.node_name = "node-i-dead";
+  job.phase = PodPhase::Running;
+  job.terminating = true;
+  w.cluster.add_pod(job);
+  w.loop();
+  EXPECT_TRUE(w.cloud.terminated.empty()) << "NotReady for 100 s only, though launched a day ago";
+  // No change in the cluster: the controller's own timer brings it back.
+  w.clock.set(kStart + 801);
+  EXPECT_EQ(w.loop().removed, 1);
+  EXPECT_EQ(w.cluster.deleted, std::vector<std::string>{"node-i-dead"});
+  EXPECT_EQ(w.cloud.terminated, std::vector<std::string>{"i-dead"});
+  EXPECT_TRUE(w.cluster.evicted.empty());
 }
 
 TEST(Controller, DryRunTakesNoAction) {

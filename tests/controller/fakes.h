@@ -37,7 +37,7 @@ class FakeCluster final : public ClusterView {
   FakeCluster() { state.synced = true; }
   ClusterState state;
   EvictOutcome evict_outcome = EvictOutcome::Evicted;
-  std::vector<std::string> cordoned, deleted, evicted;
+  std::vector<std::string> cordoned, uncordoned, deleted, evicted;
   std::vector<RecordedEvent> events;
 
   std::uint64_t generation() const override { return generation_; }
@@ -48,6 +48,14 @@ class FakeCluster final : public ClusterView {
     cordoned.push_back(node);
     for (auto& n : state.nodes) {
       if (n.name == node) n.unschedulable = true;
+    }
+    touch();
+    return true;
+  }
+  bool uncordon(const std::string& node) override {
+    uncordoned.push_back(node);
+    for (auto& n : state.nodes) {
+      if (n.name == node) n.unschedulable = false;
     }
     touch();
     return true;

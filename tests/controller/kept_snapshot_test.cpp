@@ -65,7 +65,7 @@ std::string describe(const Pod& p) {
 std::map<std::string, std::string> signatures(const Snapshot& s) {
   std::map<std::string, std::string> out;
   for (const auto& p : s.pods) {
-    if (metered_pod(p)) out[p.node_name] += p.key() + "\n";
+    if (p.metered()) out[p.node_name] += p.key() + "\n";
   }
   return out;
 }

@@ -95,13 +95,41 @@ spec:
   - name: main
     image: busybox
     resources: {requests: {cpu: "3", memory: 6Gi}}
-status: {phase: Pending}
+status:
+  phase: Pending
+  conditions: [{type: PodScheduled, status: "False", reason: Unschedulable}]
 """)
         r = run_plan("--cluster", path, "--now", NOW)
         self.assertEqual(r.returncode, 0, r.stderr)
         plan = json.loads(r.stdout)
         self.assertEqual(sum(l["count"] for l in plan["launch"]), 1)
         self.assertEqual(plan["launch"][0]["pods"], ["team-a/solo"])
+
+    def test_pending_is_what_kubernetes_means(self):
+        # Not yet looked at by the scheduler, gated by Kueue, nominated after preemption: none of
+        # them is waiting for capacity, so nothing is launched for them (docs/planner.md).
+        pods = []
+        for name, extra_spec, status in [
+                ("fresh", "", "{phase: Pending}"),
+                ("gated", "  schedulingGates: [{name: kueue.x-k8s.io/admission}]\n",
+                 "{phase: Pending, conditions: [{type: PodScheduled, status: 'False', reason: SchedulingGated}]}"),
+                ("nominated", "",
+                 "{phase: Pending, nominatedNodeName: n1, conditions: [{type: PodScheduled, status: 'False', reason: Unschedulable}]}")]:
+            pods.append(f"""apiVersion: v1
+kind: Pod
+metadata: {{name: {name}, namespace: team-a}}
+spec:
+{extra_spec}  containers:
+  - name: main
+    resources: {{requests: {{cpu: "3", memory: 6Gi}}}}
+status: {status}
+""")
+        path = self.write("not-pending.yaml", "---\n".join(pods))
+        r = run_plan("--cluster", path, "--now", NOW)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        plan = json.loads(r.stdout)
+        self.assertEqual(plan["launch"], [])
+        self.assertEqual(plan["unschedulable"], [])
 
     def test_malformed_quantity_is_one_line_with_the_place(self):
         with open(EXAMPLE) as f:

@@ -45,6 +45,10 @@ def main():
             ("emptybudgets.yaml", "budgets:\n", "emptybudgets.yaml:1: budgets: is empty"),
             ("toplevel.yaml", "budget:\n  default: {usdPerDay: 5}\n",
              'toplevel.yaml:1: unknown key "budget"; did you mean "budgets"?'),
+            ("notready.yaml", "scaleDown:\n  notReadyAfter: 0s\n",
+             'notready.yaml:2: scaleDown.notReadyAfter: must be a duration > 0'),
+            ("notreadytypo.yaml", "scaleDown:\n  notReadyAftr: 5m\n",
+             'notreadytypo.yaml:2: scaleDown: unknown key "notReadyAftr"; did you mean "notReadyAfter"?'),
         ]
         for name, text, expected in bad:
             r = validate(write_file(d, name, text))
@@ -62,11 +66,17 @@ def main():
         check("XXXXSECRET" not in r.stdout + r.stderr and "pa55word" not in r.stdout + r.stderr,
               f"webhook: its secret path or password was printed: {r.stdout!r}")
 
+        # scaleDown.notReadyAfter: 20m unless set, shown either way.
+        check("NotReady nodes after 20m" in validate(write_file(d, "defaults.yaml", "# nothing\n")).stdout,
+              "validate does not show the default notReadyAfter")
+        r = validate(write_file(d, "notready-ok.yaml", "scaleDown: {notReadyAfter: 7m}\n"))
+        check(r.returncode == 0 and "NotReady nodes after 7m" in r.stdout, f"notReadyAfter 7m: {r.stdout}")
+
         r = validate(os.path.join(d, "missing.yaml"))
         check(r.returncode == 2 and "missing.yaml" in r.stderr, f"missing file: {r.returncode} {r.stderr}")
 
     check.exit_if_failed()
-    print("ok: validate accepts the example and the empty file, refuses 8 bad configs naming the key, "
+    print("ok: validate accepts the example and the empty file, refuses 10 bad configs naming the key, "
           "hides a webhook's secret path")
 
 

@@ -5,6 +5,7 @@
 
 #include "kube/decode.h"
 #include "model/error.h"
+#include "model/time.h"
 
 namespace fitscale {
 namespace {
@@ -338,6 +339,52 @@ TEST(DecodeSingle, WatchObjects) {
     EXPECT_STREQ(e.what(), "pod n/a: spec.containers[0].resources.requests.cpu: bad quantity \"12x\": unknown suffix \"x\"");
   }
   EXPECT_THROW(decode_node_json("{", kGpuModels), InputError);
+}
+
+TEST(DecodePending, TheSchedulersVerdictGatesAndNomination) {
+  auto pod = [](const std::string& spec, const std::string& status) {
+    return decode_pod_json(R"({"metadata":{"name":"a","namespace":"n"},"spec":{"containers":[{}])" + spec +
+                               "}" + status + "}",
+                           kGpuModels);
+  };
+  const std::string unschedulable =
+      R"(,"status":{"phase":"Pending","conditions":[{"type":"PodScheduled","status":"False","reason":"Unschedulable"}]})";
+  EXPECT_TRUE(pod("", unschedulable).unschedulable());
+  // Created, not looked at yet by the scheduler: no condition.
+  const Pod fresh = pod("", R"(,"status":{"phase":"Pending"})");
+  EXPECT_EQ(fresh.scheduler_verdict, SchedulerVerdict::NotYet);
+  EXPECT_FALSE(fresh.unschedulable());
+  // PodScheduled=False for another reason (the API server's SchedulingGated).
+  EXPECT_FALSE(pod("", R"(,"status":{"phase":"Pending","conditions":[{"type":"PodScheduled","status":"False","reason":"SchedulingGated"}]})")
+                   .unschedulable());
+  // Kueue's gate.
+  const Pod gated = pod(R"(,"schedulingGates":[{"name":"kueue.x-k8s.io/admission"}])", unschedulable);
+  EXPECT_TRUE(gated.scheduling_gated);
+  EXPECT_FALSE(gated.unschedulable());
+  EXPECT_FALSE(pod(R"(,"schedulingGates":[])", unschedulable).scheduling_gated);
+  // Nominated after preemption: counts on that node.
+  const Pod nominated = pod("", R"(,"status":{"phase":"Pending","nominatedNodeName":"n7","conditions":[{"type":"PodScheduled","status":"False","reason":"Unschedulable"}]})");
+  EXPECT_EQ(nominated.nominated_node, "n7");
+  EXPECT_FALSE(nominated.unschedulable());
+  ASSERT_NE(nominated.capacity_node(), nullptr);
+  EXPECT_EQ(*nominated.capacity_node(), "n7");
+  // A manifest (no status at all): what `fitscale plan` asks about.
+  EXPECT_TRUE(pod("", "").unschedulable());
+}
+
+TEST(DecodeNode, NotReadySinceTheReadyConditionChanged) {
+  const Node dead = decode_node_json(
+      R"({"metadata":{"name":"n1","creationTimestamp":"2026-05-01T00:00:00Z"},
+          "status":{"conditions":[{"type":"Ready","status":"Unknown","lastTransitionTime":"2026-05-02T10:00:00Z"}]}})",
+      kGpuModels);
+  EXPECT_EQ(dead.state, NodeState::Registered);
+  ASSERT_TRUE(dead.not_ready_since);
+  EXPECT_EQ(format_rfc3339(*dead.not_ready_since), "2026-05-02T10:00:00Z");
+  const Node ready = decode_node_json(
+      R"({"metadata":{"name":"n1"},"status":{"conditions":[{"type":"Ready","status":"True","lastTransitionTime":"2026-05-02T10:00:00Z"}]}})",
+      kGpuModels);
+  EXPECT_EQ(ready.state, NodeState::Ready);
+  EXPECT_FALSE(ready.not_ready_since);
 }
 
 TEST(DecodeList, InformerPagesReportBadItemsByKey) {

@@ -30,6 +30,7 @@ TEST(Config, EmptyFileGivesDocumentedDefaultsAndSafeBudgets) {
   EXPECT_EQ(c.controller.offering_backoff_s, 300);
   EXPECT_EQ(c.scale_down.empty_after_s, 60);
   EXPECT_EQ(c.scale_down.register_timeout_s, 900);
+  EXPECT_EQ(c.scale_down.not_ready_after_s, 1200) << "cluster-autoscaler's --scale-down-unready-time";
   EXPECT_EQ(c.allocatable.max_pods, 110);
   EXPECT_EQ(c.alerts.thresholds, (std::vector<int>{50, 80, 100}));
   EXPECT_EQ(c.simulator.boot_delay_gpu_s, 180);
@@ -81,7 +82,7 @@ region: us-west-2
 pool: gpu
 clusterName: lab
 controller: {interval: 5s, offeringBackoff: 10m}
-scaleDown: {emptyAfter: 2m, registerTimeout: 20m}
+scaleDown: {emptyAfter: 2m, registerTimeout: 20m, notReadyAfter: 30m}
 allocatable:
   maxPods: 58
   daemonsetOverhead: {cpu: 200m, memory: 256Mi}
@@ -111,6 +112,7 @@ logFormat: json
   EXPECT_EQ(c.controller.interval_s, 5);
   EXPECT_EQ(c.controller.offering_backoff_s, 600);
   EXPECT_EQ(c.scale_down.empty_after_s, 120);
+  EXPECT_EQ(c.scale_down.not_ready_after_s, 1800);
   EXPECT_EQ(c.allocatable.max_pods, 58);
   EXPECT_EQ(c.allocatable.daemonset_overhead.cpu_milli, 200);
   EXPECT_EQ(c.allocatable.daemonset_overhead.memory_bytes, 256 * 1024 * 1024);

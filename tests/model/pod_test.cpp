@@ -102,6 +102,107 @@ TEST(Pod, OwnerKinds) {
   EXPECT_TRUE(p.is_mirror());
 }
 
+Pod bound(PodPhase phase, const std::string& owner_kind = "Job") {
+  Pod p = make_pod();
+  p.node_name = "n1";
+  p.phase = phase;
+  p.owner.kind = owner_kind;
+  return p;
+}
+
+TEST(PodLifecycle, Finished) {
+  EXPECT_TRUE(bound(PodPhase::Succeeded).finished());
+  EXPECT_TRUE(bound(PodPhase::Failed).finished());
+  for (PodPhase ph : {PodPhase::Pending, PodPhase::Running, PodPhase::Unknown})
+    EXPECT_FALSE(bound(ph).finished()) << to_string(ph);
+}
+
+TEST(PodLifecycle, HoldsResourcesWhileBoundAndNotFinishedTerminatingAndUnknownIncluded) {
+  EXPECT_TRUE(bound(PodPhase::Running).holds_resources());
+  EXPECT_TRUE(bound(PodPhase::Unknown).holds_resources()) << "kube-scheduler still counts it";
+  Pod t = bound(PodPhase::Running);
+  t.terminating = true;
+  EXPECT_TRUE(t.holds_resources()) << "room is free only once the pod is gone";
+  EXPECT_FALSE(bound(PodPhase::Succeeded).holds_resources());
+  EXPECT_FALSE(make_pod().holds_resources()) << "unbound";
+}
+
+TEST(PodLifecycle, CapacityNodeIsTheBoundNodeElseTheNominatedOne) {
+  Pod p = make_pod();
+  EXPECT_EQ(p.capacity_node(), nullptr);
+  p.nominated_node = "n9";
+  ASSERT_NE(p.capacity_node(), nullptr);
+  EXPECT_EQ(*p.capacity_node(), "n9");
+  p.terminating = true;
+  EXPECT_EQ(p.capacity_node(), nullptr);
+  Pod b = bound(PodPhase::Running);
+  EXPECT_EQ(*b.capacity_node(), "n1");
+}
+
+TEST(PodLifecycle, PinsNodeOnlyLiveBatchOrDoNotDisruptPods) {
+  EXPECT_TRUE(bound(PodPhase::Running).pins_node());
+  EXPECT_TRUE(bound(PodPhase::Pending).pins_node());
+  EXPECT_TRUE(bound(PodPhase::Running, "").pins_node()) << "a bare pod is batch";
+  Pod t = bound(PodPhase::Running);
+  t.terminating = true;
+  EXPECT_FALSE(t.pins_node()) << "issue 13: a Terminating pod on a dead node pinned it forever";
+  EXPECT_FALSE(bound(PodPhase::Unknown).pins_node()) << "nothing known runs there";
+  EXPECT_FALSE(bound(PodPhase::Succeeded).pins_node());
+  EXPECT_FALSE(bound(PodPhase::Running, "ReplicaSet").pins_node());
+  EXPECT_FALSE(bound(PodPhase::Running, "DaemonSet").pins_node());
+  EXPECT_FALSE(bound(PodPhase::Running, "Node").pins_node());
+  Pod dnd = bound(PodPhase::Running, "ReplicaSet");
+  dnd.annotations = {{"karpenter.sh/do-not-disrupt", "true"}};
+  EXPECT_TRUE(dnd.pins_node());
+  EXPECT_FALSE(make_pod().pins_node()) << "unbound";
+}
+
+TEST(PodLifecycle, MeteredBoundPendingOrRunningButNotDaemonsOrMirrors) {
+  EXPECT_TRUE(bound(PodPhase::Running).metered());
+  EXPECT_TRUE(bound(PodPhase::Running, "ReplicaSet").metered());
+  Pod t = bound(PodPhase::Running);
+  t.terminating = true;
+  EXPECT_TRUE(t.metered()) << "it still takes its share until it is gone";
+  EXPECT_FALSE(bound(PodPhase::Unknown).metered());
+  EXPECT_FALSE(bound(PodPhase::Failed).metered());
+  EXPECT_FALSE(bound(PodPhase::Running, "DaemonSet").metered());
+  EXPECT_FALSE(make_pod().metered());
+}
+
+TEST(PodLifecycle, EvictableServiceIsALiveNonBatchPod) {
+  EXPECT_TRUE(bound(PodPhase::Running, "ReplicaSet").evictable_service());
+  EXPECT_TRUE(bound(PodPhase::Running, "StatefulSet").evictable_service());
+  EXPECT_FALSE(bound(PodPhase::Running, "Job").evictable_service());
+  EXPECT_FALSE(bound(PodPhase::Running, "DaemonSet").evictable_service());
+  Pod t = bound(PodPhase::Running, "ReplicaSet");
+  t.terminating = true;
+  EXPECT_FALSE(t.evictable_service());
+  Pod dnd = bound(PodPhase::Running, "ReplicaSet");
+  dnd.annotations = {{"fitscale.io/do-not-disrupt", "true"}};
+  EXPECT_FALSE(dnd.evictable_service());
+}
+
+TEST(PodLifecycle, UnschedulableIsKubernetesPending) {
+  Pod p = make_pod();
+  EXPECT_TRUE(p.unschedulable());
+  Pod gated = p;
+  gated.scheduling_gated = true;
+  EXPECT_FALSE(gated.unschedulable());
+  Pod nominated = p;
+  nominated.nominated_node = "n1";
+  EXPECT_FALSE(nominated.unschedulable());
+  Pod fresh = p;
+  fresh.scheduler_verdict = SchedulerVerdict::NotYet;
+  EXPECT_FALSE(fresh.unschedulable());
+  Pod gone = p;
+  gone.terminating = true;
+  EXPECT_FALSE(gone.unschedulable());
+  Pod daemon = p;
+  daemon.owner.kind = "DaemonSet";
+  EXPECT_FALSE(daemon.unschedulable());
+  EXPECT_FALSE(bound(PodPhase::Pending).unschedulable());
+}
+
 TEST(Names, EnumsPrintAsKubernetesAndFitscaleSpellThem) {
   EXPECT_STREQ(to_string(PodPhase::Pending), "Pending");
   EXPECT_STREQ(to_string(PodPhase::Succeeded), "Succeeded");

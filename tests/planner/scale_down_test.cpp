@@ -33,11 +33,13 @@ TEST(ScaleDown, EmptyNodePastTheTtlIsRemovedAndItsEvictablePodsListed) {
   Node n = managed("idle");
   n.empty_since = 1000;
   s.nodes.push_back(n);
+  s.nodes.push_back(make_node("spare", 4000, 16 * kGi));  // room for web-1 elsewhere
   s.pods.push_back(on("web-1", "idle", "ReplicaSet"));
   s.pods.push_back(on("log-agent", "idle", "DaemonSet"));
   Policy pol;
   pol.empty_ttl_s = 60;
   const Plan p = plan(s, cpu_catalog(), pol, 1312);
+  EXPECT_TRUE(p.keep.empty());
   ASSERT_EQ(p.remove.size(), 1u);
   EXPECT_EQ(p.remove[0].node, "idle");
   EXPECT_EQ(p.remove[0].instance_id, "i-idle");
@@ -137,6 +139,159 @@ TEST(ScaleDown, InterruptedNodeIsRemovedWhenNothingPinsIt) {
   ASSERT_EQ(p.remove.size(), 1u);
   EXPECT_EQ(p.remove[0].kind, RemoveReason::Interrupted);
   EXPECT_EQ(p.remove[0].evict, std::vector<std::string>{"team-a/web"});
+}
+
+TEST(ScaleDown, AServicePodThatFitsNowhereElseKeepsItsNodeAndLaunchesNothing) {
+  Snapshot s;
+  Node n = managed("svc");
+  n.empty_since = 0;
+  s.nodes.push_back(n);
+  Node full = make_node("full", 4000, 16 * kGi);
+  s.nodes.push_back(full);
+  Pod hog = on("hog", "full", "Job");
+  hog.requests.cpu_milli = 3950;
+  s.pods.push_back(hog);
+  s.pods.push_back(on("web", "svc", "ReplicaSet"));
+  const Plan p = plan(s, cpu_catalog(), testing::no_budgets(), 100000);
+  EXPECT_TRUE(p.remove.empty());
+  EXPECT_TRUE(p.launch.empty());
+  ASSERT_EQ(p.keep.size(), 1u);
+  EXPECT_EQ(p.keep[0].node, "svc");
+  EXPECT_EQ(p.keep[0].reason, "pod team-a/web fits on no other node");
+}
+
+TEST(ScaleDown, AServicePodMovesWhenAnotherNodeHasRoomThatItsSelectorAllows) {
+  Snapshot s;
+  Node n = managed("svc");
+  n.empty_since = 0;
+  s.nodes.push_back(n);
+  Node wrong = make_node("arm", 4000, 16 * kGi);
+  wrong.labels["kubernetes.io/arch"] = "arm64";
+  s.nodes.push_back(wrong);
+  Pod web = on("web", "svc", "ReplicaSet");
+  web.node_selector["kubernetes.io/arch"] = "amd64";
+  s.pods.push_back(web);
+  Plan p = plan(s, cpu_catalog(), testing::no_budgets(), 100000);
+  EXPECT_TRUE(p.remove.empty()) << "the only other node does not match the selector";
+  ASSERT_EQ(p.keep.size(), 1u);
+
+  Node right = make_node("x86", 4000, 16 * kGi);
+  right.labels["kubernetes.io/arch"] = "amd64";
+  s.nodes.push_back(right);
+  p = plan(s, cpu_catalog(), testing::no_budgets(), 100000);
+  ASSERT_EQ(p.remove.size(), 1u);
+  EXPECT_EQ(p.remove[0].evict, std::vector<std::string>{"team-a/web"});
+  EXPECT_TRUE(p.keep.empty());
+  EXPECT_TRUE(p.launch.empty());
+}
+
+TEST(ScaleDown, TwoIdleServiceNodesNeverCountOnEachOther) {
+  // Each could hold the other's pod, but not both gone: one goes, the one that takes its pod
+  // stays.
+  Snapshot s;
+  for (const char* name : {"svc-a", "svc-b"}) {
+    Node n = managed(name);
+    n.empty_since = 0;
+    s.nodes.push_back(n);
+    s.pods.push_back(on(std::string("web-") + name, name, "ReplicaSet"));
+  }
+  const Plan p = plan(s, cpu_catalog(), testing::no_budgets(), 100000);
+  ASSERT_EQ(p.remove.size(), 1u);
+  EXPECT_EQ(p.remove[0].node, "svc-a");
+  EXPECT_TRUE(p.launch.empty());
+}
+
+TEST(ScaleDown, RoomTakenByThisPlansPendingPodsIsNotRoomForEvictedOnes) {
+  Snapshot s;
+  Node n = managed("svc");
+  n.empty_since = 0;
+  s.nodes.push_back(n);
+  s.nodes.push_back(make_node("other", 4000, 16 * kGi));
+  s.pods.push_back(make_pod("pending", 3950, kGi));  // placed on "other" by this plan
+  s.pods.push_back(on("web", "svc", "ReplicaSet"));
+  const Plan p = plan(s, cpu_catalog(), testing::no_budgets(), 100000);
+  EXPECT_EQ(p.placements.at("team-a/pending"), "other");
+  EXPECT_TRUE(p.remove.empty());
+  EXPECT_EQ(p.keep.size(), 1u);
+}
+
+TEST(ScaleDown, ATerminatingBatchPodDoesNotPinItsNode) {
+  Snapshot s;
+  Node n = managed("idle");
+  n.empty_since = 0;
+  s.nodes.push_back(n);
+  Pod gone = on("train", "idle", "Job");
+  gone.terminating = true;
+  s.pods.push_back(gone);
+  const Plan p = plan(s, cpu_catalog(), Policy{}, 100000);
+  ASSERT_EQ(p.remove.size(), 1u);
+  EXPECT_TRUE(p.remove[0].evict.empty());
+}
+
+TEST(ScaleDown, ANodeNotReadyPastTheLimitGoesWithItsPodsAndSaysSinceWhen) {
+  Snapshot s;
+  Node n = managed("dead");
+  n.state = NodeState::Registered;
+  n.launched_at = 0;  // a day before it died
+  n.not_ready_since = 86400;
+  s.nodes.push_back(n);
+  s.pods.push_back(on("train", "dead", "Job"));  // its phase never changes: the kubelet is gone
+  Pod stuck = on("web", "dead", "ReplicaSet");
+  stuck.terminating = true;
+  s.pods.push_back(stuck);
+  Policy pol;
+  pol.not_ready_after_s = 1200;
+  EXPECT_TRUE(plan(s, cpu_catalog(), pol, 86400 + 1200).remove.empty())
+      << "NotReady for 20m exactly, not past it; launched a day ago is no reason";
+  const Plan p = plan(s, cpu_catalog(), pol, 86400 + 1260);
+  ASSERT_EQ(p.remove.size(), 1u);
+  EXPECT_EQ(p.remove[0].kind, RemoveReason::NotReady);
+  EXPECT_EQ(p.remove[0].reason,
+            "NotReady since 1970-01-02T00:00:00Z (21m, scaleDown.notReadyAfter 20m)");
+  EXPECT_TRUE(p.remove[0].evict.empty());
+}
+
+TEST(ScaleDown, ARegisteredNodeWithNoReadyConditionYetIsJudgedByTheRegisterTimeout) {
+  Snapshot s;
+  Node n = managed("booting");
+  n.state = NodeState::Registered;
+  n.launched_at = 0;
+  s.nodes.push_back(n);
+  Policy pol;
+  pol.register_timeout_s = 900;
+  const Plan p = plan(s, cpu_catalog(), pol, 1000);
+  ASSERT_EQ(p.remove.size(), 1u);
+  EXPECT_EQ(p.remove[0].kind, RemoveReason::NeverRegistered);
+  EXPECT_EQ(p.remove[0].reason, "not Ready 16m40s after launch (timeout 15m)");
+}
+
+TEST(Pending, GatedNominatedAndNotYetMarkedPodsLaunchNothing) {
+  Snapshot s;
+  Pod gated = make_pod("gated", 1000, kGi);
+  gated.scheduling_gated = true;
+  Pod nominated = make_pod("nominated", 1000, kGi);
+  nominated.nominated_node = "somewhere";
+  Pod fresh = make_pod("fresh", 1000, kGi);
+  fresh.scheduler_verdict = SchedulerVerdict::NotYet;
+  s.pods = {gated, nominated, fresh};
+  const Plan p = plan(s, cpu_catalog(), testing::no_budgets(), 100);
+  EXPECT_TRUE(p.launch.empty());
+  EXPECT_TRUE(p.unschedulable.empty());
+  s.pods.push_back(make_pod("unschedulable", 1000, kGi));
+  EXPECT_EQ(plan(s, cpu_catalog(), testing::no_budgets(), 100).launch.size(), 1u);
+}
+
+TEST(Pending, ANominatedPodTakesItsNodesRoom) {
+  Snapshot s;
+  s.nodes.push_back(make_node("n1", 4000, 16 * kGi));
+  Pod nominated = make_pod("preemptor", 3000, kGi);
+  nominated.nominated_node = "n1";
+  s.pods.push_back(nominated);
+  s.pods.push_back(make_pod("next", 3000, kGi));
+  const Plan p = plan(s, cpu_catalog(), testing::no_budgets(), 100);
+  EXPECT_EQ(p.placements.count("team-a/next"), 0u) << "n1's room is reserved for the preemptor";
+  ASSERT_EQ(p.launch.size(), 1u);
+  EXPECT_EQ(p.launch[0].pods, std::vector<std::string>{"team-a/next"});
 }
 
 }  // namespace

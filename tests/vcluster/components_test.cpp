@@ -152,6 +152,56 @@ TEST_F(VclusterComponents, SchedulerHonoursResourcesSelectorsAndTaints) {
   EXPECT_EQ(node_of("tolerant"), small);
 }
 
+TEST_F(VclusterComponents, SchedulerNeverBindsAGatedPodAndSaysWhyItWaits) {
+  const std::string node = launch("m5.large", "us-east-1a", CapacityType::Spot);
+  clock.t += 10;
+  cluster.tick();
+  ASSERT_EQ(call("POST", "/api/v1/namespaces/default/pods",
+                 pod("queued", "100m",
+                     {{"spec", {{"schedulingGates", {{{"name", "kueue.x-k8s.io/admission"}}}}}}}))
+                .status,
+            201);
+  cluster.tick();
+  EXPECT_EQ(node_of("queued"), "") << "room on " << node << ", but the pod is gated";
+  auto conds = call("GET", "/api/v1/namespaces/default/pods/queued").body["status"]["conditions"];
+  ASSERT_EQ(conds.size(), 1u);
+  EXPECT_EQ(conds[0]["status"], "False");
+  EXPECT_EQ(conds[0]["reason"], "SchedulingGated");
+  // Admitted: the gate goes, the pod binds.
+  ASSERT_EQ(call("PATCH", "/api/v1/namespaces/default/pods/queued",
+                 nlohmann::json::array({{{"op", "remove"}, {"path", "/spec/schedulingGates"}}}),
+                 "application/json-patch+json")
+                .status,
+            200);
+  cluster.tick();
+  EXPECT_EQ(node_of("queued"), node);
+}
+
+TEST_F(VclusterComponents, ANotReadyNodesKubeletDoesNothingAndItsDeletedPodsStayTerminating) {
+  const std::string node = launch("m5.large", "us-east-1a", CapacityType::Spot);
+  clock.t += 10;
+  cluster.tick();
+  ASSERT_EQ(call("POST", "/api/v1/namespaces/default/pods", pod("web", "100m")).status, 201);
+  cluster.tick();
+  ASSERT_EQ(node_of("web"), node);
+  ASSERT_EQ(
+      call("PATCH", "/api/v1/nodes/" + node + "/status",
+           {{"status",
+             {{"conditions",
+               {{{"type", "Ready"}, {"status", "Unknown"}, {"reason", "NodeStatusUnknown"}}}}}}},
+           "application/merge-patch+json")
+          .status,
+      200);
+  ASSERT_EQ(call("DELETE", "/api/v1/namespaces/default/pods/web").status, 200);
+  for (int i = 0; i < 3; ++i) {
+    clock.t += 10;
+    cluster.tick();
+  }
+  const auto got = call("GET", "/api/v1/namespaces/default/pods/web");
+  ASSERT_EQ(got.status, 200) << "a dead kubelet cannot confirm the deletion";
+  EXPECT_TRUE(got.body["metadata"].contains("deletionTimestamp"));
+}
+
 TEST_F(VclusterComponents, GangBindsAllOrNothing) {
   launch("m5.large", "us-east-1a", CapacityType::Spot);
   clock.t += 10;
