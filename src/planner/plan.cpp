@@ -441,32 +441,92 @@ class Planner {
     }
     // Large enough that the count of pods per node decides alone, price only breaking ties.
     const Micros most = max_price * 1000;
-    auto try_penalty = [&](Micros penalty, std::vector<planner::MixedGroup>& groups) {
-      const auto packers = packers_with(penalty);
-      groups = planner::pack_mixed(classes_, packers, admitted_, catalog_);
-      return broken_cap(count_new(groups)).empty();
+    // A ladder of penalties, from none to one where the count of pods per node decides alone.
+    // Each class climbs it on its own, the move that saves a node for the least extra price
+    // first (estimated from the class's own packing), so a class whose small nodes are a
+    // bargain keeps them while others take larger ones; the packing is checked as it goes.
+    std::vector<Micros> ladder{0};
+    for (Micros p = std::max<Micros>(1, max_price / 256); p < most; p *= 2) ladder.push_back(p);
+    ladder.push_back(most);
+    std::vector<std::vector<std::optional<ClassPacker>>> at;  // [level][class]
+    at.reserve(ladder.size());
+    for (Micros p : ladder) at.push_back(packers_with(p));
+    std::vector<std::size_t> level(classes_.size(), 0);
+    auto est_nodes = [&](std::size_t l, std::size_t ci) {
+      return at[l][ci]->nodes(static_cast<std::int64_t>(admitted_[ci].size()));
     };
-    std::vector<planner::MixedGroup> groups;
-    Micros lo = 0;  // does not fit
-    Micros hi = 0;  // fits (0: none found yet)
-    for (Micros p = std::max<Micros>(1, max_price / 100); p <= most; p *= 2) {
-      if (try_penalty(p, groups)) {
-        hi = p;
-        mixed_ = std::move(groups);
-        break;
-      }
-      lo = p;
+    auto est_cost = [&](std::size_t l, std::size_t ci) {
+      return at[l][ci]->cost(static_cast<std::int64_t>(admitted_[ci].size()));
+    };
+    std::int64_t estimate = 0;
+    for (std::size_t ci = 0; ci < classes_.size(); ++ci) {
+      if (at[0][ci]) estimate += est_nodes(0, ci);
     }
-    if (hi > 0) {
-      for (int i = 0; i < 12 && hi - lo > 1; ++i) {
-        const Micros mid = lo + (hi - lo) / 2;
-        if (try_penalty(mid, groups)) {
+    const std::optional<std::int64_t> nodes_cap = book.nodes_left();
+    // The packing with every class at its level, and `split` pods of class `moved` (its last
+    // ones) one level up at `up`: the last move is made for as few pods as fit the caps.
+    auto pack_at = [&](std::size_t moved, std::size_t up, std::size_t split) {
+      std::vector<PodClass> classes = classes_;
+      std::vector<std::optional<ClassPacker>> current(classes_.size());
+      for (std::size_t ci = 0; ci < classes_.size(); ++ci) current[ci] = at[level[ci]][ci];
+      std::vector<std::vector<std::uint32_t>> admitted = admitted_;
+      if (split > 0) {
+        const std::vector<std::uint32_t>& all = admitted_[moved];
+        const auto keep = static_cast<std::ptrdiff_t>(all.size() - split);
+        classes.push_back(classes_[moved]);
+        current.push_back(at[up][moved]);
+        admitted.emplace_back(all.begin() + keep, all.end());
+        admitted[moved].assign(all.begin(), all.begin() + keep);
+      }
+      return planner::pack_mixed(classes, current, admitted, catalog_);
+    };
+    for (;;) {
+      std::size_t best_class = classes_.size();
+      std::size_t best_level = 0;
+      double best_ratio = 0;
+      for (std::size_t ci = 0; ci < classes_.size(); ++ci) {
+        if (!at[0][ci]) continue;
+        for (std::size_t l = level[ci] + 1; l < ladder.size(); ++l) {
+          const std::int64_t saved = est_nodes(level[ci], ci) - est_nodes(l, ci);
+          if (saved <= 0) continue;
+          const double ratio = static_cast<double>(est_cost(l, ci) - est_cost(level[ci], ci)) /
+                               static_cast<double>(saved);
+          if (best_class == classes_.size() || ratio < best_ratio) {
+            best_class = ci;
+            best_level = l;
+            best_ratio = ratio;
+          }
+        }
+      }
+      if (best_class == classes_.size()) break;  // every class on its fewest nodes
+      estimate -= est_nodes(level[best_class], best_class) - est_nodes(best_level, best_class);
+      // Backfill puts some pods on others' nodes, so the packing needs fewer nodes than the
+      // classes' own: check it once the estimate is near the cap (and always for other caps).
+      if (nodes_cap && estimate > *nodes_cap * 4) {
+        level[best_class] = best_level;
+        continue;
+      }
+      const std::size_t n = admitted_[best_class].size();
+      std::vector<planner::MixedGroup> groups = pack_at(best_class, best_level, n);
+      if (!broken_cap(count_new(groups)).empty()) {
+        level[best_class] = best_level;
+        continue;
+      }
+      // The whole move fits: move as few of the class's pods as fit (fits is monotone enough
+      // in the count moved: each pod moved up saves nodes).
+      std::size_t lo = 0;  // does not fit
+      std::size_t hi = n;  // fits
+      while (hi - lo > 1) {
+        const std::size_t mid = lo + (hi - lo) / 2;
+        std::vector<planner::MixedGroup> g = pack_at(best_class, best_level, mid);
+        if (broken_cap(count_new(g)).empty()) {
           hi = mid;
-          mixed_ = std::move(groups);
+          groups = std::move(g);
         } else {
           lo = mid;
         }
       }
+      mixed_ = std::move(groups);
       return;
     }
     // Even the fewest nodes break a cap: keep the oldest jobs that fit, the rest wait.
