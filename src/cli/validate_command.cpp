@@ -16,21 +16,18 @@ std::string count(const std::optional<std::int64_t>& v) { return v ? format_coun
 std::string runtime(const std::optional<Seconds>& v) { return v ? format_duration(*v) : "none"; }
 
 void print_namespace(const char* label, const NamespaceBudget& b) {
-  std::printf(
-      "  %-22s usdPerHour %s, usdPerDay %s, usdPerMonth %s, usdPerJob %s, maxRuntime %s, "
-      "maxRuntimeAction %s\n",
-      label, usd(b.usd_per_hour).c_str(), usd(b.usd_per_day).c_str(), usd(b.usd_per_month).c_str(),
-      usd(b.usd_per_job).c_str(), runtime(b.max_runtime).c_str(),
-      to_string(b.max_runtime_action.value_or(MaxRuntimeAction::Alert)));
+  std::printf("  %-22s usdPerHour %s, usdPerDay %s, usdPerMonth %s, usdPerJob %s, maxRuntime %s, "
+              "maxRuntimeAction %s\n",
+              label, usd(b.usd_per_hour).c_str(), usd(b.usd_per_day).c_str(),
+              usd(b.usd_per_month).c_str(), usd(b.usd_per_job).c_str(), runtime(b.max_runtime).c_str(),
+              to_string(b.max_runtime_action.value_or(MaxRuntimeAction::Alert)));
 }
 
 void print_summary(const Config& c) {
   const Budgets b = budgets_or_defaults(c);
-  std::printf("budgets (%s):\n",
-              c.budgets ? "from the file" : "safe defaults: the file has no `budgets` key");
-  std::printf("  %-22s usdPerHour %s, gpus %s, nodes %s\n", "cluster",
-              usd(b.cluster.usd_per_hour).c_str(), count(b.cluster.gpus).c_str(),
-              count(b.cluster.nodes).c_str());
+  std::printf("budgets (%s):\n", c.budgets ? "from the file" : "safe defaults: the file has no `budgets` key");
+  std::printf("  %-22s usdPerHour %s, gpus %s, nodes %s\n", "cluster", usd(b.cluster.usd_per_hour).c_str(),
+              count(b.cluster.gpus).c_str(), count(b.cluster.nodes).c_str());
   print_namespace("default", b.defaults);
   for (const auto& [ns, own] : b.namespaces) {
     // What applies to the namespace: its own keys, the default's for the others.
@@ -41,16 +38,13 @@ void print_summary(const Config& c) {
   } else {
     std::string t;
     for (int x : c.alerts.thresholds) t += (t.empty() ? "" : ", ") + std::to_string(x) + "%";
-    std::printf("alerts: %s at %s of usdPerDay and usdPerMonth\n", c.alerts.webhook.c_str(),
-                t.c_str());
+    std::printf("alerts: %s at %s of usdPerDay and usdPerMonth\n", c.alerts.webhook.c_str(), t.c_str());
   }
   std::string zones;
   for (const auto& z : c.zones) zones += (zones.empty() ? "" : ", ") + z;
-  std::printf(
-      "cluster %s, region %s, zones %s, pool %s, loop every %s, empty nodes removed after %s\n",
-      c.cluster_name.c_str(), c.region.c_str(), zones.c_str(), c.pool.c_str(),
-      format_duration(c.controller.interval_s).c_str(),
-      format_duration(c.scale_down.empty_after_s).c_str());
+  std::printf("cluster %s, region %s, zones %s, pool %s, loop every %s, empty nodes removed after %s\n",
+              c.cluster_name.c_str(), c.region.c_str(), zones.c_str(), c.pool.c_str(),
+              format_duration(c.controller.interval_s).c_str(), format_duration(c.scale_down.empty_after_s).c_str());
 }
 
 }  // namespace
@@ -60,8 +54,7 @@ Runner register_validate(CLI::App& app) {
   auto path = std::make_shared<std::string>();
   cmd->add_option("--config", *path, "config file (YAML, docs/configuration.md)")->required();
   return [path] {
-    const Config c =
-        load_config_file(*path);  // InputError -> "fitscale: error: FILE:LINE: key: ..." exit 2
+    const Config c = load_config_file(*path);  // InputError -> "fitscale: error: FILE:LINE: key: ..." exit 2
     std::printf("%s: ok\n", path->c_str());
     print_summary(c);
     return 0;
