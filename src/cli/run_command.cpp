@@ -413,7 +413,19 @@ int run(const RunFlags& f) {
   obs::Readiness readiness(interval_s, [&clock] { return clock.now(); });
   obs::LogRecorder log_recorder(log);
   std::vector<Recorder*> targets{&log_recorder, &metrics, &readiness};
-  if (alerts.recorder) targets.push_back(alerts.recorder.get());
+  if (alerts.recorder) {
+    // Every loop, planned or not, from the ledger (a quiet cluster's spend still grows); a post
+    // that fails is logged and counted, and retried with backoff.
+    alerts.recorder->read_spend_from(ledger.get());
+    auto failures = registry.counter("fitscale_budget_alert_failures_total",
+                                     "Budget alert webhook posts that failed (each is retried).");
+    failures.inc({}, 0);
+    alerts.recorder->on_failure([&log, failures](const std::string& error) mutable {
+      log.warn("budget alert not delivered: retrying later", {{"error", error}});
+      failures.inc({});
+    });
+    targets.push_back(alerts.recorder.get());
+  }
   FanoutRecorder recorder(targets);
 
   std::unique_ptr<obs::ObsServer> obs_server;

@@ -17,9 +17,11 @@ std::string count(const std::optional<std::int64_t>& v) { return v ? format_coun
 std::string runtime(const std::optional<Seconds>& v) { return v ? format_duration(*v) : "none"; }
 
 void print_namespace(const char* label, const NamespaceBudget& b) {
-  std::printf("  %-22s usdPerHour %s, usdPerDay %s, usdPerMonth %s, usdPerJob %s, maxRuntime %s\n", label,
-              usd(b.usd_per_hour).c_str(), usd(b.usd_per_day).c_str(), usd(b.usd_per_month).c_str(),
-              usd(b.usd_per_job).c_str(), runtime(b.max_runtime).c_str());
+  std::printf("  %-22s usdPerHour %s, usdPerDay %s, usdPerMonth %s, usdPerJob %s, maxRuntime %s, "
+              "maxRuntimeAction %s\n",
+              label, usd(b.usd_per_hour).c_str(), usd(b.usd_per_day).c_str(),
+              usd(b.usd_per_month).c_str(), usd(b.usd_per_job).c_str(), runtime(b.max_runtime).c_str(),
+              to_string(b.max_runtime_action.value_or(MaxRuntimeAction::Alert)));
 }
 
 void print_summary(const Config& c) {

@@ -597,6 +597,27 @@ void Controller::report_kept(const Plan& p) {
   st.kept_reason = std::move(now_kept);
 }
 
+namespace {
+// The Event reason a person filters on: a budget that will let the job start later (BudgetWait)
+// is not one that never will (BudgetRefused), and neither is "no offering fits"
+// (cluster-autoscaler's NotTriggerScaleUp).
+const char* event_reason(UnschedulableKind k) {
+  switch (k) {
+    case UnschedulableKind::BudgetWait:
+      return "BudgetWait";
+    case UnschedulableKind::BudgetRefused:
+      return "BudgetRefused";
+    case UnschedulableKind::NoOffering:
+      return "NotTriggerScaleUp";
+    case UnschedulableKind::CapacityBackoff:
+      return "CapacityBackoff";
+    case UnschedulableKind::GangIncomplete:
+      return "GangIncomplete";
+  }
+  return "NotTriggerScaleUp";
+}
+}  // namespace
+
 void Controller::report_unschedulable(const Plan& p, LoopResult& result) {
   State& st = *state_;
   st.pods_waiting = false;
@@ -609,16 +630,15 @@ void Controller::report_unschedulable(const Plan& p, LoopResult& result) {
     const std::string event_key = std::string(kind) + ":" + u.reason;
     if (last == event_key) continue;  // say it once, not every loop
     last = event_key;
-    const bool budget = refused || u.kind == UnschedulableKind::BudgetWait;
-    cluster_.record_event(pod_ref(u.pod), "Warning", budget ? "BudgetRefused" : "NotTriggerScaleUp",
-                          u.reason);
+    cluster_.record_event(pod_ref(u.pod), "Warning", event_reason(u.kind), u.reason);
     if (refused || u.kind == UnschedulableKind::NoOffering) {
       if (!st.refused_jobs.insert(u.job).second) continue;
-      recorder_.action(ActionRecord{refused ? ActionKind::Refuse : ActionKind::Unschedulable,
-                                    u.job,
-                                    u.reason,
-                                    {{"pod", u.pod}, {"kind", kind}}});
     }
+    // One log line per job and reason (the log recorder drops an unschedulable job's repeats).
+    recorder_.action(ActionRecord{refused ? ActionKind::Refuse : ActionKind::Unschedulable,
+                                  u.job,
+                                  u.reason,
+                                  {{"pod", u.pod}, {"kind", kind}}});
   }
   // Forget pods the plan no longer mentions, so the maps stay as small as the cluster.
   if (st.last_pod_event.size() > 4 * (p.unschedulable.size() + p.placements.size() + 64)) {

@@ -8,13 +8,6 @@ namespace {
 
 using i128 = __int128;
 
-std::int64_t fraction_ppb(std::int64_t request, std::int64_t allocatable) {
-  if (request <= 0) return 0;
-  if (allocatable <= 0) return kWholeNode;
-  const i128 v = static_cast<i128>(request) * kWholeNode / allocatable;
-  return static_cast<std::int64_t>(std::min<i128>(v, kWholeNode));
-}
-
 // Cost since launch after `elapsed` seconds, to the nearest micro-dollar (half up).
 Micros metered(Micros micros_per_hour, Seconds elapsed) {
   if (elapsed <= 0) return 0;
@@ -23,12 +16,6 @@ Micros metered(Micros micros_per_hour, Seconds elapsed) {
 }
 
 }  // namespace
-
-std::int64_t dominant_share(const Resources& requests, const Resources& allocatable) {
-  return std::max({fraction_ppb(requests.cpu_milli, allocatable.cpu_milli),
-                   fraction_ppb(requests.memory_bytes, allocatable.memory_bytes),
-                   fraction_ppb(requests.gpus, allocatable.gpus)});
-}
 
 Micros node_cost(Micros micros_per_hour, Time launched_at, Time from, Time to) {
   if (to <= from) return 0;
@@ -52,7 +39,8 @@ std::vector<Micros> split_exact(Micros total, const std::vector<std::int64_t>& w
   std::stable_sort(order.begin(), order.end(),
                    [&](std::size_t a, std::size_t b) { return remainder[a] > remainder[b]; });
   // Fewer leftovers than parties: each floor lost less than one micro-dollar.
-  for (Micros left = total - given, k = 0; left > 0; --left, ++k) ++out[order[static_cast<std::size_t>(k)]];
+  for (Micros left = total - given, k = 0; left > 0; --left, ++k)
+    ++out[order[static_cast<std::size_t>(k)]];
   return out;
 }
 
@@ -60,18 +48,20 @@ Split split_for(const std::vector<PodUsage>& pods, const Resources& allocatable)
   Split s;
   std::int64_t sum = 0;
   for (const PodUsage& p : pods) {
-    PodShare share{p.pod, p.ns, p.job.empty() ? p.pod : p.job, dominant_share(p.requests, allocatable)};
+    PodShare share{p.pod, p.ns, p.job.empty() ? p.pod : p.job,
+                   dominant_share(p.requests, allocatable)};
     sum += share.weight;
     s.pods.push_back(std::move(share));
   }
-  std::sort(s.pods.begin(), s.pods.end(), [](const PodShare& a, const PodShare& b) { return a.pod < b.pod; });
+  std::sort(s.pods.begin(), s.pods.end(),
+            [](const PodShare& a, const PodShare& b) { return a.pod < b.pod; });
   // Over-committed (requests above allocatable): the pods share the whole node, nothing is idle.
   s.idle_weight = sum >= kWholeNode ? 0 : kWholeNode - sum;
   return s;
 }
 
-std::vector<Charge> attribute(const NodeCharge& node, Time launched_at, const Split& split, Time from,
-                              Time to) {
+std::vector<Charge> attribute(const NodeCharge& node, Time launched_at, const Split& split,
+                              Time from, Time to) {
   const Micros total = node_cost(node.micros_per_hour, launched_at, from, to);
   std::vector<std::int64_t> weights;
   weights.reserve(split.pods.size() + 1);
@@ -79,14 +69,16 @@ std::vector<Charge> attribute(const NodeCharge& node, Time launched_at, const Sp
   weights.push_back(split.idle_weight);
   // All-zero weights (pods requesting nothing on a fully used node cannot happen, but a node
   // of zero allocatable can): the owner pays, as for idle time.
-  if (std::all_of(weights.begin(), weights.end(), [](std::int64_t w) { return w == 0; })) weights.back() = 1;
+  if (std::all_of(weights.begin(), weights.end(), [](std::int64_t w) { return w == 0; }))
+    weights.back() = 1;
   const std::vector<Micros> parts = split_exact(total, weights);
   std::vector<Charge> out;
   for (std::size_t i = 0; i < split.pods.size(); ++i) {
     if (parts[i] == 0) continue;
     out.push_back(Charge{split.pods[i].ns, split.pods[i].job, split.pods[i].pod, false, parts[i]});
   }
-  if (parts.back() != 0) out.push_back(Charge{node.owner_namespace, node.owner_job, "", true, parts.back()});
+  if (parts.back() != 0)
+    out.push_back(Charge{node.owner_namespace, node.owner_job, "", true, parts.back()});
   return out;
 }
 

@@ -9,18 +9,17 @@
 #include <vector>
 
 #include "cost/ledger.h"
+#include "model/dominant_share.h"
 #include "model/money.h"
 #include "model/resources.h"
 #include "model/time.h"
 
 namespace fitscale::cost {
 
-// Shares are in parts per billion of a node.
-inline constexpr std::int64_t kWholeNode = 1'000'000'000;
-
-// max(cpu, memory, gpu) of requests / allocatable, in parts per billion, at most kWholeNode.
-// A request for a resource the node lacks counts as the whole node.
-std::int64_t dominant_share(const Resources& requests, const Resources& allocatable);
+// Shares (parts per billion of a node) and dominant_share() live in the model, so budget
+// admission in the planner counts a namespace's use of a node exactly as the ledger charges it.
+using fitscale::dominant_share;
+using fitscale::kWholeNode;
 
 // What a node running since `launched_at` at `micros_per_hour` costs during [from, to).
 // Defined as metered(to) - metered(from) with metered(t) the rounded cost since launch, so
@@ -60,7 +59,7 @@ struct Charge {
 
 // Node cost over [from, to) split by `split`; the idle part goes to the node's owner.
 // The charges' micros add up to node_cost(...) exactly. Zero charges are left out.
-std::vector<Charge> attribute(const NodeCharge& node, Time launched_at, const Split& split, Time from,
-                              Time to);
+std::vector<Charge> attribute(const NodeCharge& node, Time launched_at, const Split& split,
+                              Time from, Time to);
 
 }  // namespace fitscale::cost

@@ -1,6 +1,7 @@
 #include "cost/meter.h"
 
 #include <algorithm>
+#include <utility>
 
 namespace fitscale::cost {
 
@@ -160,8 +161,7 @@ namespace {
 // attribute()'s order and skipping zero parts, without building Charge records: party i <
 // split.pods.size() is that pod, split.pods.size() the node's owner (its idle part).
 template <class Add>
-void add_charges(const MeteredNode& node, const Split& split, Time from, Time to, Add&& add) {
-  const Micros total = node_cost(node.charge.micros_per_hour, node.launched_at, from, to);
+void split_total(const Split& split, Micros total, Add&& add) {
   if (total == 0) return;  // every part is zero
   // One party with a positive weight (a node one pod fills, or an empty one): split_exact would
   // give it everything, so skip its allocations.
@@ -196,7 +196,23 @@ void add_charges(const MeteredNode& node, const Split& split, Time from, Time to
   }
 }
 
+template <class Add>
+void add_charges(const MeteredNode& node, const Split& split, Time from, Time to, Add&& add) {
+  split_total(split, node_cost(node.charge.micros_per_hour, node.launched_at, from, to),
+              std::forward<Add>(add));
+}
+
 }  // namespace
+
+Time rolled_worst_case_end(Time launched_at, Time worst_case_end, Time now) {
+  if (worst_case_end <= 0) return now + 3600;  // not known: one more hour
+  if (now < worst_case_end) return worst_case_end;
+  // Past its worst case the job may run as long again: commit it for another period (issue 12,
+  // "worst case that rolls forward"), so a job that overruns is never committed as free.
+  const Seconds period = worst_case_end - launched_at;
+  if (period <= 0) return now + 3600;
+  return worst_case_end + period * ((now - worst_case_end) / period + 1);
+}
 
 template <class Add>
 void Meter::add_open_charges(const OpenRef& r, Time from, Time to, Add&& add) {
@@ -207,6 +223,17 @@ void Meter::add_open_charges(const OpenRef& r, Time from, Time to, Add&& add) {
     return;
   }
   add_charges(*r.node, r.open->split, from, to, [&](std::size_t party, Micros m) {
+    add(party < r.pod_ns.size() ? r.pod_ns[party] : r.owner_ns, m);
+  });
+}
+
+template <class Add>
+void Meter::add_open_split(const OpenRef& r, Micros total, Add&& add) {
+  if (r.one_namespace) {
+    if (total != 0) add(r.owner_ns, total);
+    return;
+  }
+  split_total(r.open->split, total, [&](std::size_t party, Micros m) {
     add(party < r.pod_ns.size() ? r.pod_ns[party] : r.owner_ns, m);
   });
 }
@@ -246,12 +273,20 @@ std::map<std::string, NamespaceSpend, std::less<>> Meter::spend(Time now) const 
         });
       }
     }
-    NamespaceSpend& owner = by_number[r.owner_ns];
+    // Committed by use, not by launcher: the node's price and its worst-case remaining cost are
+    // split as its cost is (pods by dominant share, idle to the owner), so a team that runs on
+    // another team's node is committed for its part of it.
     seen[r.owner_ns] = true;
-    owner.committed_micros_per_hour += node.charge.micros_per_hour;
-    const Time until = node.charge.worst_case_end > 0 ? node.charge.worst_case_end : now + 3600;
-    owner.committed_worst_case +=
-        node_cost(node.charge.micros_per_hour, node.launched_at, now, std::max(now, until));
+    add_open_split(r, node.charge.micros_per_hour, [&](std::uint32_t ns, Micros m) {
+      seen[ns] = true;
+      by_number[ns].committed_micros_per_hour += m;
+    });
+    const Time until = rolled_worst_case_end(node.launched_at, node.charge.worst_case_end, now);
+    add_open_split(r, node_cost(node.charge.micros_per_hour, node.launched_at, now, until),
+                   [&](std::uint32_t ns, Micros m) {
+                     seen[ns] = true;
+                     by_number[ns].committed_worst_case += m;
+                   });
   }
   for (std::size_t ns = 0; ns < by_number.size(); ++ns) {
     if (!seen[ns]) continue;

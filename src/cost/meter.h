@@ -84,6 +84,9 @@ class Meter {
   // What an open node costs over [from, to), handed to add(namespace number, micros).
   template <class Add>
   static void add_open_charges(const OpenRef& r, Time from, Time to, Add&& add);
+  // `total` (a price per hour, a worst case) split as the open node's cost is.
+  template <class Add>
+  static void add_open_split(const OpenRef& r, Micros total, Add&& add);
   std::uint32_t ns_number(const std::string& ns);
   void open_ref(const std::string& id);  // adds or refreshes id's OpenRef
   void close_ref(const std::string& id);
@@ -99,6 +102,11 @@ class Meter {
   std::map<std::string, std::map<Time, Micros>, std::less<>> by_month_;
   std::map<std::string, Micros, std::less<>> by_total_;
 };
+
+// Until when an open node's cost counts as committed worst case at `now`: its job's worst-case
+// end (launch + declared or assumed runtime); once that has passed, another whole period after
+// it; one more hour when it is not known (0).
+Time rolled_worst_case_end(Time launched_at, Time worst_case_end, Time now);
 
 // Cuts [from, to) at UTC midnights and attributes each piece.
 std::vector<Segment> make_segments(const MeteredNode& node, const std::string& node_id,

@@ -20,7 +20,12 @@ NamespaceBudget Budgets::for_namespace(const std::string& ns) const {
   out.usd_per_month = either(own.usd_per_month, defaults.usd_per_month);
   out.usd_per_job = either(own.usd_per_job, defaults.usd_per_job);
   out.max_runtime = either(own.max_runtime, defaults.max_runtime);
+  out.max_runtime_action = either(own.max_runtime_action, defaults.max_runtime_action);
   return out;
+}
+
+const char* to_string(MaxRuntimeAction a) {
+  return a == MaxRuntimeAction::Terminate ? "terminate" : "alert";
 }
 
 // Why these numbers: docs/budgets.md ("Safe defaults"). In short: a 10,000-GPU job breaks the

@@ -9,6 +9,12 @@
 
 namespace fitscale {
 
+// What happens to a job still running past its worst-case runtime (declared or maxRuntime).
+// Either way its nodes stay committed for another period (issue 12): `Alert` says so (an event
+// and a log line), `Terminate` also deletes its pods, as activeDeadlineSeconds would.
+enum class MaxRuntimeAction { Alert, Terminate };
+const char* to_string(MaxRuntimeAction a);
+
 // Caps for one namespace (or the default for namespaces not named). Unset = no cap at this level.
 struct NamespaceBudget {
   std::optional<double> usd_per_hour;
@@ -16,6 +22,7 @@ struct NamespaceBudget {
   std::optional<double> usd_per_month;
   std::optional<double> usd_per_job;
   std::optional<Seconds> max_runtime;  // worst-case runtime of a job that declares none
+  std::optional<MaxRuntimeAction> max_runtime_action;  // unset: Alert
 };
 
 struct ClusterBudget {
@@ -39,8 +46,8 @@ Budgets safe_default_budgets();
 
 // What a namespace has spent and committed, as the ledger knows it at plan time.
 struct NamespaceSpend {
-  Micros spent_today = 0;       // closed + open intervals since UTC midnight
-  Micros spent_this_month = 0;  // since the first of the UTC month
+  Micros spent_today = 0;                // closed + open intervals since UTC midnight
+  Micros spent_this_month = 0;           // since the first of the UTC month
   Micros committed_micros_per_hour = 0;  // running and in-flight instances charged to it
   // Worst-case remaining cost of what is running/in-flight, for period caps.
   Micros committed_worst_case = 0;

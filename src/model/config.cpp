@@ -208,13 +208,19 @@ class Reader {
 
 void read_namespace_budget(const Reader& r, const YAML::Node& n, const std::string& path,
                            NamespaceBudget& out) {
-  r.expect_map(n, path, {"usdPerHour", "usdPerDay", "usdPerMonth", "usdPerJob", "maxRuntime"});
+  r.expect_map(n, path,
+               {"usdPerHour", "usdPerDay", "usdPerMonth", "usdPerJob", "maxRuntime", "maxRuntimeAction"});
   if (n.IsNull()) return;
   if (auto v = n["usdPerHour"]) out.usd_per_hour = r.number(v, join_path(path, "usdPerHour"), 0);
   if (auto v = n["usdPerDay"]) out.usd_per_day = r.number(v, join_path(path, "usdPerDay"), 0);
   if (auto v = n["usdPerMonth"]) out.usd_per_month = r.number(v, join_path(path, "usdPerMonth"), 0);
   if (auto v = n["usdPerJob"]) out.usd_per_job = r.number(v, join_path(path, "usdPerJob"), 0);
   if (auto v = n["maxRuntime"]) out.max_runtime = r.duration(v, join_path(path, "maxRuntime"), 1);
+  if (auto v = n["maxRuntimeAction"]) {
+    out.max_runtime_action = r.choice<MaxRuntimeAction>(
+        v, join_path(path, "maxRuntimeAction"),
+        {{"alert", MaxRuntimeAction::Alert}, {"terminate", MaxRuntimeAction::Terminate}});
+  }
 }
 
 Budgets read_budgets(const Reader& r, const YAML::Node& n) {

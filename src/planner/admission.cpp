@@ -1,9 +1,11 @@
 #include "planner/admission.h"
 
 #include <algorithm>
+#include <unordered_map>
 #include <utility>
 #include <vector>
 
+#include "model/dominant_share.h"
 #include "planner/reasons.h"
 
 namespace fitscale::planner {
@@ -26,30 +28,68 @@ BudgetBook::BudgetBook(const Snapshot& snapshot, const Policy& policy, Time now)
       month_left_(utc_next_month_start(now) - now) {
   // Committed spend is counted from the instances fitscale runs (the snapshot is the freshest
   // view: it includes what was launched since the ledger's last write) and from the ledger;
-  // both describe the same instances, so take the larger, never the sum.
-  // Few namespaces own many nodes: a short list searched from the last hit (consecutive nodes
-  // often share an owner) costs less per node than a map keyed by string.
-  std::size_t last = 0;
-  for (const Node& n : snapshot.nodes) {
+  // both describe the same instances, so take the larger, never the sum. Either way it is by
+  // use: each node's price split as the ledger splits its cost, the bound pods' dominant shares
+  // to their namespaces and the idle rest to the namespace that launched it.
+  std::unordered_map<std::string_view, std::uint32_t> managed;
+  for (std::uint32_t i = 0; i < snapshot.nodes.size(); ++i) {
+    const Node& n = snapshot.nodes[i];
     if (!n.managed) continue;
-    const std::string_view ns = n.owner_namespace;
-    if (last >= node_prices_.size() || node_prices_[last].first != ns) {
-      auto it = std::find_if(node_prices_.begin(), node_prices_.end(),
-                             [ns](const auto& e) { return e.first == ns; });
-      if (it == node_prices_.end()) it = node_prices_.emplace(node_prices_.end(), ns, 0);
-      last = static_cast<std::size_t>(it - node_prices_.begin());
-    }
-    node_prices_[last].second += n.price_micros_per_hour;
+    managed.emplace(n.name, i);
     cluster_committed_per_hour_ += n.price_micros_per_hour;
     if (n.state == NodeState::Deleting) continue;  // going away: no longer counts against caps
     ++cluster_nodes_;
     cluster_gpus_ += n.allocatable.gpus;
+  }
+  struct Use {
+    std::uint32_t node;
+    std::string_view ns;
+    std::int64_t weight;
+  };
+  std::vector<Use> uses;
+  std::vector<std::int64_t> weight(snapshot.nodes.size(), 0);
+  if (!managed.empty()) {
+    for (const Pod& p : snapshot.pods) {
+      if (p.node_name.empty() || p.phase == PodPhase::Succeeded || p.phase == PodPhase::Failed ||
+          p.is_daemon() || p.is_mirror())
+        continue;
+      auto it = managed.find(p.node_name);
+      if (it == managed.end()) continue;
+      const Node& n = snapshot.nodes[it->second];
+      const std::int64_t w = fitscale::dominant_share(p.requests, n.allocatable);
+      if (w <= 0) continue;
+      uses.push_back({it->second, p.ns, w});
+      weight[it->second] += w;
+    }
+  }
+  std::vector<Micros> to_pods(snapshot.nodes.size(), 0);
+  for (const Use& u : uses) {
+    const Micros part =
+        share_of(snapshot.nodes[u.node].price_micros_per_hour, u.weight, weight[u.node]);
+    to_pods[u.node] += part;
+    charge(u.ns, part);
+  }
+  for (std::uint32_t i = 0; i < snapshot.nodes.size(); ++i) {
+    const Node& n = snapshot.nodes[i];
+    if (n.managed) charge(n.owner_namespace, n.price_micros_per_hour - to_pods[i]);
   }
   for (const auto& [ns, spend] : snapshot.spend) {
     const Micros from_nodes = node_price(ns);
     if (spend.committed_micros_per_hour > from_nodes)
       cluster_committed_per_hour_ += spend.committed_micros_per_hour - from_nodes;
   }
+}
+
+// Few namespaces use many nodes: a short list searched from the last hit costs less per node
+// than a map keyed by string.
+void BudgetBook::charge(std::string_view ns, Micros micros_per_hour) {
+  if (last_ >= node_prices_.size() || node_prices_[last_].first != ns) {
+    auto it = std::find_if(node_prices_.begin(), node_prices_.end(),
+                           [ns](const auto& e) { return e.first == ns; });
+    if (it == node_prices_.end()) it = node_prices_.emplace(node_prices_.end(), ns, 0);
+    last_ = static_cast<std::size_t>(it - node_prices_.begin());
+  }
+  node_prices_[last_].second += micros_per_hour;
 }
 
 Micros BudgetBook::node_price(std::string_view ns) const {
@@ -75,7 +115,15 @@ BudgetBook::NamespaceUse& BudgetBook::use(std::string_view ns) {
   return u;
 }
 
+// The words of every refusal are stable from loop to loop while the job and the caps stay the
+// same: they name the cap and what the job needs, never what happens to be committed right now,
+// so the controller says it once and Kubernetes aggregates the events (issue 20).
 std::optional<Refusal> BudgetBook::admit(const JobAsk& ask) {
+  // Nothing to charge (free room on nodes nobody pays for, or the unused tail of a node already
+  // granted): no cap can be broken by it.
+  if (ask.micros_per_hour == 0 && ask.existing_micros_per_hour == 0 && ask.gpus == 0 &&
+      ask.nodes == 0)
+    return std::nullopt;
   NamespaceUse& u = use(ask.ns);
   const NamespaceBudget& b = u.budget;
   const ClusterBudget& cb = policy_.budgets.cluster;
@@ -87,7 +135,14 @@ std::optional<Refusal> BudgetBook::admit(const JobAsk& ask) {
     return Refusal{UnschedulableKind::BudgetRefused, std::move(r)};
   };
   auto wait = [](std::string r) { return Refusal{UnschedulableKind::BudgetWait, std::move(r)}; };
-  const Micros hourly = ask.micros_per_hour;
+  // What the namespace is charged for: new instances and its share of existing ones. What the
+  // cluster adds: only the new instances (existing ones are in its totals already).
+  const Micros hourly = ask.micros_per_hour + ask.existing_micros_per_hour;
+  const Micros launched = ask.micros_per_hour;
+  auto over = [](Micros need, Micros cap) {
+    return " (" + format_usd_micros(need - cap) + " over)";
+  };
+  auto over_h = [](Micros need, Micros cap) { return " (" + usd_per_hour(need - cap) + " over)"; };
 
   // --- Caps the job breaks on its own: it can never fit, refused for good. ---
   if (b.usd_per_job) {
@@ -102,24 +157,27 @@ std::optional<Refusal> BudgetBook::admit(const JobAsk& ask) {
     if (worst > cap) {
       return refused(who() + "job needs " + usd_per_hour(hourly) + " × " +
                      short_duration(*runtime) + " = " + format_usd_micros(worst) +
-                     " worst case; usdPerJob is " + format_usd_micros(cap));
+                     " worst case; usdPerJob is " + format_usd_micros(cap) + over(worst, cap));
     }
   }
   if (b.usd_per_hour && hourly > cap_micros(*b.usd_per_hour)) {
+    const Micros cap = cap_micros(*b.usd_per_hour);
     return refused(who() + "job needs " + usd_per_hour(hourly) + "; usdPerHour is " +
-                   usd_per_hour(cap_micros(*b.usd_per_hour)));
+                   usd_per_hour(cap) + over_h(hourly, cap));
   }
-  if (cb.usd_per_hour && hourly > cap_micros(*cb.usd_per_hour)) {
-    return refused("cluster: job needs " + usd_per_hour(hourly) + "; the cluster's usdPerHour is " +
-                   usd_per_hour(cap_micros(*cb.usd_per_hour)));
+  if (cb.usd_per_hour && launched > cap_micros(*cb.usd_per_hour)) {
+    const Micros cap = cap_micros(*cb.usd_per_hour);
+    return refused("cluster: job needs " + usd_per_hour(launched) +
+                   "; the cluster's usdPerHour is " + usd_per_hour(cap) + over_h(launched, cap));
   }
   if (cb.gpus && ask.gpus > *cb.gpus) {
     return refused("cluster: job needs " + count(ask.gpus) + " GPUs; the cluster's gpus cap is " +
-                   count(*cb.gpus));
+                   count(*cb.gpus) + " (" + count(ask.gpus - *cb.gpus) + " over)");
   }
   if (cb.nodes && ask.nodes > *cb.nodes) {
     return refused("cluster: job needs " + count(ask.nodes) +
-                   " nodes; the cluster's nodes cap is " + count(*cb.nodes));
+                   " nodes; the cluster's nodes cap is " + count(*cb.nodes) + " (" +
+                   count(ask.nodes - *cb.nodes) + " over)");
   }
   // A period cap the job breaks even when it starts at the period's beginning with nothing spent.
   const Seconds day_left = day_left_;
@@ -132,7 +190,7 @@ std::optional<Refusal> BudgetBook::admit(const JobAsk& ask) {
     if (full > cap) {
       return refused(who() + "job needs " + usd_per_hour(hourly) + " × " +
                      short_duration(within(kDay)) + " = " + format_usd_micros(full) +
-                     " in one day; usdPerDay is " + format_usd_micros(cap));
+                     " in one day; usdPerDay is " + format_usd_micros(cap) + over(full, cap));
     }
   }
   if (b.usd_per_month) {
@@ -141,34 +199,39 @@ std::optional<Refusal> BudgetBook::admit(const JobAsk& ask) {
     if (full > cap) {
       return refused(who() + "job needs " + usd_per_hour(hourly) + " × " +
                      short_duration(within(month_len)) + " = " + format_usd_micros(full) +
-                     " in one month; usdPerMonth is " + format_usd_micros(cap));
+                     " in one month; usdPerMonth is " + format_usd_micros(cap) + over(full, cap));
     }
   }
 
   // --- Caps the job breaks together with what is committed: it waits and is reconsidered. ---
+  // Each says what must change for the job to start: that much of the cap must free up.
   if (b.usd_per_hour) {
     const Micros cap = cap_micros(*b.usd_per_hour);
     const Micros have = u.committed_per_hour + u.added_per_hour;
     if (have + hourly > cap) {
-      return wait(who() + "job needs " + usd_per_hour(hourly) + " but " + usd_per_hour(have) +
-                  " is already committed; usdPerHour is " + usd_per_hour(cap));
+      return wait(who() + "job needs " + usd_per_hour(hourly) + "; it waits for " +
+                  usd_per_hour(hourly) + " of the namespace's usdPerHour cap of " +
+                  usd_per_hour(cap) + " to free up");
     }
   }
   if (cb.usd_per_hour) {
     const Micros cap = cap_micros(*cb.usd_per_hour);
     const Micros have = cluster_committed_per_hour_ + cluster_added_per_hour_;
-    if (have + hourly > cap) {
-      return wait("cluster: job needs " + usd_per_hour(hourly) + " but " + usd_per_hour(have) +
-                  " is already committed; the cluster's usdPerHour is " + usd_per_hour(cap));
+    if (have + launched > cap) {
+      return wait("cluster: job needs " + usd_per_hour(launched) +
+                  " of new instances; it waits for " + usd_per_hour(launched) +
+                  " of the cluster's usdPerHour cap of " + usd_per_hour(cap) + " to free up");
     }
   }
-  if (cb.gpus && cluster_gpus_ + ask.gpus > *cb.gpus) {
-    return wait("cluster: job needs " + count(ask.gpus) + " GPUs but " + count(cluster_gpus_) +
-                " are in use; the cluster's gpus cap is " + count(*cb.gpus));
+  if (cb.gpus && !ask.counts_after_packing && cluster_gpus_ + ask.gpus > *cb.gpus) {
+    return wait("cluster: job needs " + count(ask.gpus) + " new GPUs; it waits for " +
+                count(ask.gpus) + " of the cluster's gpus cap of " + count(*cb.gpus) +
+                " to free up");
   }
-  if (cb.nodes && cluster_nodes_ + ask.nodes > *cb.nodes) {
-    return wait("cluster: job needs " + count(ask.nodes) + " nodes but " + count(cluster_nodes_) +
-                " exist; the cluster's nodes cap is " + count(*cb.nodes));
+  if (cb.nodes && !ask.counts_after_packing && cluster_nodes_ + ask.nodes > *cb.nodes) {
+    return wait("cluster: job needs " + count(ask.nodes) + " new nodes; it waits for " +
+                count(ask.nodes) + " of the cluster's nodes cap of " + count(*cb.nodes) +
+                " to free up");
   }
   // Within the current calendar period the job can cost at most its rate until the period ends.
   const Micros job_today = cost_for(hourly, within(day_left));
@@ -178,11 +241,12 @@ std::optional<Refusal> BudgetBook::admit(const JobAsk& ask) {
     const Micros cap = cap_micros(*b.usd_per_day);
     const Micros total = spend.spent_today + spend.committed_worst_case + u.added_today + job_today;
     if (total > cap) {
-      return wait(who() + format_usd_micros(spend.spent_today) + " spent today + " +
-                  format_usd_micros(spend.committed_worst_case + u.added_today) +
-                  " committed worst case + job's " + format_usd_micros(job_today) +
-                  " before midnight UTC = " + format_usd_micros(total) + "; usdPerDay is " +
-                  format_usd_micros(cap));
+      return wait(who() + "job needs " + usd_per_hour(hourly) + " for up to " +
+                  short_duration(within(kDay)) +
+                  "; today's spend and committed worst case leave no room for it under usdPerDay " +
+                  format_usd_micros(cap) +
+                  "; it waits for committed work to end or the UTC day "
+                  "to turn");
     }
   }
   if (b.usd_per_month) {
@@ -190,21 +254,57 @@ std::optional<Refusal> BudgetBook::admit(const JobAsk& ask) {
     const Micros total =
         spend.spent_this_month + spend.committed_worst_case + u.added_this_month + job_month;
     if (total > cap) {
-      return wait(who() + format_usd_micros(spend.spent_this_month) + " spent this month + " +
-                  format_usd_micros(spend.committed_worst_case + u.added_this_month) +
-                  " committed worst case + job's " + format_usd_micros(job_month) +
-                  " before the month ends = " + format_usd_micros(total) + "; usdPerMonth is " +
-                  format_usd_micros(cap));
+      return wait(who() + "job needs " + usd_per_hour(hourly) + " for up to " +
+                  short_duration(within(month_len)) +
+                  "; this month's spend and committed worst case leave no room for it under "
+                  "usdPerMonth " +
+                  format_usd_micros(cap) +
+                  "; it waits for committed work to end or the UTC "
+                  "month to turn");
     }
   }
 
   u.added_per_hour += hourly;
+  u.added_existing_per_hour += ask.existing_micros_per_hour;
   u.added_today += job_today;
   u.added_this_month += job_month;
-  cluster_added_per_hour_ += hourly;
-  cluster_gpus_ += ask.gpus;
-  cluster_nodes_ += ask.nodes;
+  cluster_added_per_hour_ += launched;
+  if (!ask.counts_after_packing) {
+    cluster_gpus_ += ask.gpus;
+    cluster_nodes_ += ask.nodes;
+  }
   return std::nullopt;
+}
+
+void BudgetBook::release(std::string_view owner, Micros micros_per_hour) {
+  NamespaceUse& u = use(owner);
+  u.committed_per_hour = std::max<Micros>(0, u.committed_per_hour - micros_per_hour);
+}
+
+std::optional<std::int64_t> BudgetBook::nodes_left() const {
+  const auto& cap = policy_.budgets.cluster.nodes;
+  if (!cap) return std::nullopt;
+  return std::max<std::int64_t>(0, *cap - cluster_nodes_);
+}
+
+std::optional<std::int64_t> BudgetBook::gpus_left() const {
+  const auto& cap = policy_.budgets.cluster.gpus;
+  if (!cap) return std::nullopt;
+  return std::max<std::int64_t>(0, *cap - cluster_gpus_);
+}
+
+std::optional<Micros> BudgetBook::cluster_new_room_per_hour() const {
+  const auto& cap = policy_.budgets.cluster.usd_per_hour;
+  if (!cap) return std::nullopt;
+  return std::max<Micros>(0, cap_micros(*cap) - cluster_committed_per_hour_);
+}
+
+std::optional<Micros> BudgetBook::new_room_per_hour(std::string_view ns) const {
+  auto it = namespaces_.find(ns);
+  if (it == namespaces_.end() || !it->second.budget.usd_per_hour) return std::nullopt;
+  const NamespaceUse& u = it->second;
+  return std::max<Micros>(
+      0, cap_micros(*u.budget.usd_per_hour) - u.committed_per_hour - u.added_existing_per_hour);
 }
 
 }  // namespace fitscale::planner

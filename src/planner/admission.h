@@ -1,8 +1,11 @@
 #pragma once
-// Budget admission (issue 4): a pending job may cause a launch only if, with the instances this
-// plan launches for it, every cap of its namespace and of the cluster holds. The book
-// accumulates what earlier jobs of the same plan were granted, so two jobs that each fit alone
-// but not together never both launch.
+// Budget admission (issues 4 and 12): a pending job may take room on existing or in-flight
+// nodes, or cause a launch, only if, with what it takes, every cap of its namespace and of the
+// cluster holds. A namespace is committed for its attributed share of every running and in-flight
+// node (the ledger's dominant-share split, idle to the node's owner), not only for the nodes it
+// launched, so a team cannot run past its cap on another team's room. The book accumulates what
+// earlier jobs of the same plan were granted, so two jobs that each fit alone but not together
+// never both start.
 #include <cstdint>
 #include <map>
 #include <optional>
@@ -22,9 +25,16 @@ struct JobAsk {
   std::string_view ns;
   std::string_view job;
   Micros micros_per_hour = 0;  // its new instances (its marginal share when nodes are shared)
+  // Its share of the existing and in-flight nodes this plan places it on (already counted in
+  // the cluster's totals: it moves from their owners' idle to the job's namespace).
+  Micros existing_micros_per_hour = 0;
   std::int64_t gpus = 0;
   std::int64_t nodes = 0;
   std::optional<Seconds> declared_runtime;  // longest declared among its pods
+  // Lone pods share new nodes with other jobs' pods, so their node and GPU counts are known
+  // only after packing: the plan checks those counts then, for all its jobs at once
+  // (issue 12), and admit() checks only that the job alone fits them.
+  bool counts_after_packing = false;
 };
 
 struct Refusal {
@@ -38,18 +48,32 @@ class BudgetBook {
   // nullopt: admitted and recorded; else why not (nothing recorded).
   std::optional<Refusal> admit(const JobAsk& ask);
 
+  // A job was granted `micros_per_hour` of a node `owner` launched: no longer its idle part.
+  void release(std::string_view owner, Micros micros_per_hour);
+
+  // What the new nodes of lone jobs, packed, may still add once every job was admitted: nodes
+  // and GPUs under the cluster's caps, and new $/h under the cluster's and a namespace's
+  // usdPerHour (its cap less what is committed and what its jobs take on existing nodes).
+  // nullopt: no such cap.
+  std::optional<std::int64_t> nodes_left() const;
+  std::optional<std::int64_t> gpus_left() const;
+  std::optional<Micros> cluster_new_room_per_hour() const;
+  std::optional<Micros> new_room_per_hour(std::string_view ns) const;
+
  private:
   struct NamespaceUse {
-    NamespaceBudget budget;         // the namespace's caps, looked up once per plan
-    NamespaceSpend spend;           // from the ledger
-    Micros committed_per_hour = 0;  // running and in-flight instances charged to it
-    Micros added_per_hour = 0;      // granted earlier in this plan
-    Micros added_today = 0;         // worst case of those grants within the current UTC day
+    NamespaceBudget budget;              // the namespace's caps, looked up once per plan
+    NamespaceSpend spend;                // from the ledger
+    Micros committed_per_hour = 0;       // running and in-flight instances charged to it
+    Micros added_per_hour = 0;           // granted earlier in this plan
+    Micros added_existing_per_hour = 0;  // the part of it on existing and in-flight nodes
+    Micros added_today = 0;              // worst case of those grants within the current UTC day
     Micros added_this_month = 0;
   };
   NamespaceUse& use(std::string_view ns);
-  // What the managed nodes the namespace owns cost per hour.
+  // The namespace's attributed share of the managed nodes' prices per hour.
   Micros node_price(std::string_view ns) const;
+  void charge(std::string_view ns, Micros micros_per_hour);
 
   const Snapshot& snapshot_;
   const Policy& policy_;
@@ -57,8 +81,9 @@ class BudgetBook {
   Seconds day_left_ = 0, month_len_ = 0, month_left_ = 0;  // of the current UTC day and month
   // The namespaces whose jobs asked in this plan.
   std::map<std::string, NamespaceUse, std::less<>> namespaces_;
-  // Per owner namespace, of the managed nodes: views into the snapshot's nodes.
+  // Per namespace, its share of the managed nodes' prices: views into the snapshot.
   std::vector<std::pair<std::string_view, Micros>> node_prices_;
+  std::size_t last_ = 0;  // node_prices_ entry of the last charge (consecutive ones often match)
   Micros cluster_committed_per_hour_ = 0;
   Micros cluster_added_per_hour_ = 0;
   std::int64_t cluster_gpus_ = 0;  // managed nodes now plus grants

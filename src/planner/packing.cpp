@@ -15,7 +15,7 @@ constexpr Micros kInf = std::numeric_limits<Micros>::max() / 4;
 
 ClassPacker::ClassPacker(const Resources& req, bool one_per_node,
                          const std::vector<std::uint32_t>& offerings, const Catalog& catalog,
-                         PriceTies ties) {
+                         PriceTies ties, Micros node_penalty) {
   const bool fewer = ties == PriceTies::FewerNodes;
   std::vector<std::pair<std::int64_t, std::uint32_t>> per_node;  // (pods per node, offering)
   for (std::uint32_t i : offerings) {
@@ -28,14 +28,17 @@ ClassPacker::ClassPacker(const Resources& req, bool one_per_node,
   if (max_per_node_ == 0) return;
   const auto m = static_cast<std::size_t>(max_per_node_);
   best_cost_.assign(m + 1, kInf);
+  best_real_.assign(m + 1, kInf);
   best_offering_.assign(m + 1, 0);
   best_gpus_.assign(m + 1, 0);
   for (const auto& [p, i] : per_node) {
     const Offering& o = catalog.offerings[i];
     auto& c = best_cost_[static_cast<std::size_t>(p)];
     auto& bo = best_offering_[static_cast<std::size_t>(p)];
-    if (o.micros_per_hour < c || (o.micros_per_hour == c && i < bo)) {
-      c = o.micros_per_hour;
+    const Micros price = o.micros_per_hour + node_penalty;
+    if (price < c || (price == c && i < bo)) {
+      c = price;
+      best_real_[static_cast<std::size_t>(p)] = o.micros_per_hour;
       bo = i;
       best_gpus_[static_cast<std::size_t>(p)] = o.allocatable.gpus;
     }
@@ -44,6 +47,7 @@ ClassPacker::ClassPacker(const Resources& req, bool one_per_node,
   for (std::size_t p = m; p-- > 1;) {
     if (best_cost_[p + 1] < best_cost_[p]) {
       best_cost_[p] = best_cost_[p + 1];
+      best_real_[p] = best_real_[p + 1];
       best_offering_[p] = best_offering_[p + 1];
       best_gpus_[p] = best_gpus_[p + 1];
     }
@@ -66,19 +70,20 @@ ClassPacker::ClassPacker(const Resources& req, bool one_per_node,
   for (std::size_t r = 1; r <= limit; ++r) {
     // One node for all r pods first when fewer nodes win ties, last (and only if strictly
     // cheaper) when smaller ones do; among splits the smallest first node wins a tie.
-    Tail best{kInf, 0, 0, 0};
+    Tail best{kInf, kInf, 0, 0, 0};
     const bool one_node = r <= m;
-    if (one_node && fewer) best = {best_cost_[r], static_cast<std::int64_t>(r), 1, best_gpus_[r]};
+    const Tail alone{best_cost_[r <= m ? r : 0], best_real_[r <= m ? r : 0],
+                     static_cast<std::int64_t>(r), 1, best_gpus_[r <= m ? r : 0]};
+    if (one_node && fewer) best = alone;
     for (std::int64_t p : frontier) {
       const auto up = static_cast<std::size_t>(p);
       if (up >= r) break;
       const Tail& rest = tail_[r - up];
       const Micros c = best_cost_[up] + rest.cost;
-      if (c < best.cost) best = {c, p, rest.nodes + 1, rest.gpus + best_gpus_[up]};
+      if (c < best.cost)
+        best = {c, best_real_[up] + rest.real, p, rest.nodes + 1, rest.gpus + best_gpus_[up]};
     }
-    if (one_node && !fewer && best_cost_[r] < best.cost) {
-      best = {best_cost_[r], static_cast<std::int64_t>(r), 1, best_gpus_[r]};
-    }
+    if (one_node && !fewer && best_cost_[r] < best.cost) best = alone;
     tail_[r] = best;
   }
 }
@@ -93,8 +98,8 @@ std::int64_t ClassPacker::bulk_nodes(std::int64_t n) const {
 Micros ClassPacker::cost(std::int64_t n) const {
   if (n <= 0) return 0;
   const std::int64_t k = bulk_nodes(n);
-  return k * best_cost_[static_cast<std::size_t>(bulk_)] +
-         tail_[static_cast<std::size_t>(n - k * bulk_)].cost;
+  return k * best_real_[static_cast<std::size_t>(bulk_)] +
+         tail_[static_cast<std::size_t>(n - k * bulk_)].real;
 }
 
 std::int64_t ClassPacker::nodes(std::int64_t n) const {

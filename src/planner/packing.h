@@ -24,8 +24,12 @@ enum class PriceTies { SmallerNodes, FewerNodes };
 
 class ClassPacker {
  public:
+  // `node_penalty` (micro-dollars per hour) is added to every node's price when choosing, never
+  // when pricing: with a node or GPU count cap about to bind, a penalty trades smaller nodes for
+  // fewer larger ones, the ones that cost least extra first (issue 12, "caps shape packing").
   ClassPacker(const Resources& req, bool one_per_node, const std::vector<std::uint32_t>& offerings,
-              const Catalog& catalog, PriceTies ties = PriceTies::SmallerNodes);
+              const Catalog& catalog, PriceTies ties = PriceTies::SmallerNodes,
+              Micros node_penalty = 0);
 
   bool can_pack() const { return max_per_node_ > 0; }
   Micros cost(std::int64_t n) const;  // micro-dollars per hour for n pods
@@ -42,7 +46,8 @@ class ClassPacker {
 
  private:
   struct Tail {
-    Micros cost = 0;
+    Micros cost = 0;        // as chosen (with the node penalty)
+    Micros real = 0;        // what it costs
     std::int64_t take = 0;  // pods on the first node of this tail
     std::int64_t nodes = 0;
     std::int64_t gpus = 0;
@@ -51,7 +56,8 @@ class ClassPacker {
   std::int64_t bulk_nodes(std::int64_t n) const;
 
   std::int64_t max_per_node_ = 0;
-  std::vector<Micros> best_cost_;  // [p]: cheapest offering holding >= p pods
+  std::vector<Micros> best_cost_;  // [p]: cheapest offering holding >= p pods (with the penalty)
+  std::vector<Micros> best_real_;  // [p]: that offering's price
   std::vector<std::uint32_t> best_offering_;
   std::vector<std::int64_t> best_gpus_;
   std::int64_t bulk_ = 0;   // pods per bulk node (lowest price per pod)

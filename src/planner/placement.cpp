@@ -6,6 +6,7 @@
 #include <string_view>
 #include <utility>
 
+#include "model/dominant_share.h"
 #include "model/taint.h"
 #include "planner/predicates.h"
 
@@ -134,6 +135,8 @@ ExistingCapacity::ExistingCapacity(const Snapshot& snapshot, const Policy& polic
     s.free -= p.requests;
     bound_[s.bound_end++] = &p;
     s.anti = s.anti || !p.anti_affinity_hostname.empty();
+    if (!p.is_daemon() && !p.is_mirror())
+      s.weight += fitscale::dominant_share(p.requests, s.node->allocatable);
   }
 }
 
@@ -158,18 +161,45 @@ bool ExistingCapacity::repelled(const Pod& p, const Slot& s) const {
          std::any_of(s.placed.begin(), s.placed.end(), conflicts);
 }
 
-void ExistingCapacity::put(const Pod& p, Slot& s, std::map<std::string, std::string>& placements) {
+Placement ExistingCapacity::put(std::uint32_t pi, std::uint32_t slot,
+                                std::map<std::string, std::string>& placements) {
+  const Pod& p = snapshot_.pods[pi];
+  Slot& s = slots_[slot];
   s.free -= p.requests;
   s.placed.push_back(&p);
   s.anti = s.anti || !p.anti_affinity_hostname.empty();
   placements[p.key()] = s.node->name;
-  s.used = true;
+  Placement out{pi, slot, 0, fitscale::dominant_share(p.requests, s.node->allocatable), 0, {}};
+  // The pod is charged its share of what is idle now: that part of the node's price moves from
+  // the node's owner to the pod's namespace (issue 12, commitment by use). On a node of its own
+  // namespace it was committed already, as the node's idle part.
+  if (s.node->owner_namespace != p.ns) {
+    const std::int64_t take = std::clamp<std::int64_t>(kWholeNode - s.weight, 0, out.weight);
+    out.micros_per_hour = share_of(s.node->price_micros_per_hour, take, kWholeNode);
+    out.owner = s.node->owner_namespace;
+  }
+  s.weight += out.weight;
+  return out;
+}
+
+void ExistingCapacity::undo(const std::vector<Placement>& done,
+                            std::map<std::string, std::string>& placements) {
+  for (auto it = done.rbegin(); it != done.rend(); ++it) {
+    const Pod& p = snapshot_.pods[it->pod];
+    Slot& s = slots_[it->slot];
+    s.free += p.requests;
+    s.weight -= it->weight;
+    auto at = std::find(s.placed.begin(), s.placed.end(), &p);
+    if (at != s.placed.end()) s.placed.erase(at);
+    // s.anti may stay set: it only says anti-affinity must be checked here.
+    placements.erase(p.key());
+  }
 }
 
 std::vector<std::string_view> ExistingCapacity::used_nodes() const {
   std::vector<std::string_view> out;
   for (const Slot& s : slots_) {
-    if (s.used) out.push_back(s.node->name);
+    if (!s.placed.empty()) out.push_back(s.node->name);
   }
   std::sort(out.begin(), out.end());
   return out;
@@ -177,28 +207,41 @@ std::vector<std::string_view> ExistingCapacity::used_nodes() const {
 
 std::vector<std::uint32_t> ExistingCapacity::place_class(
     const PodClass& c, std::map<std::string, std::string>& placements) {
+  ClassCursor cursor;
+  std::vector<Placement> done;
+  return place_pods(c, c.pods, cursor, placements, done);
+}
+
+std::vector<std::uint32_t> ExistingCapacity::place_pods(
+    const PodClass& c, const std::vector<std::uint32_t>& pods, ClassCursor& cur,
+    std::map<std::string, std::string>& placements, std::vector<Placement>& done) {
   const Resources& req = c.exemplar->requests;
   // A node too small for the class now stays too small (see below): leave it out before
   // looking at its labels.
-  std::vector<std::size_t> candidates;
-  for (std::size_t i = 0; i < slots_.size(); ++i) {
-    if (fits(req, slots_[i].free) && admits(c, slots_[i])) candidates.push_back(i);
+  if (!cur.built) {
+    cur.built = true;
+    for (std::uint32_t i = 0; i < slots_.size(); ++i) {
+      if (fits(req, slots_[i].free) && admits(c, slots_[i])) cur.candidates.push_back(i);
+    }
   }
   std::vector<std::uint32_t> left;
-  // Free room only shrinks during a plan, so a node too small for this class stays too small:
-  // the cursor never moves back, and placing a class costs O(pods + nodes).
-  std::size_t cursor = 0;
-  for (std::uint32_t pi : c.pods) {
+  // Free room only shrinks during a plan (but for a refused job's, given back by undo(), and its
+  // caller rewinds the cursor), so a node too small for this class stays too small: the cursor
+  // never moves back past what is free, and placing a class costs O(pods + nodes).
+  for (std::uint32_t pi : pods) {
     const Pod& p = snapshot_.pods[pi];
     bool placed = false;
-    for (std::size_t k = cursor; k < candidates.size(); ++k) {
-      Slot& s = slots_[candidates[k]];
+    for (std::size_t k = cur.cursor; k < cur.candidates.size(); ++k) {
+      const std::uint32_t si = cur.candidates[k];
+      Slot& s = slots_[si];
       if (!fits(req, s.free)) {
-        if (k == cursor) ++cursor;
+        if (k == cur.cursor) ++cur.cursor;
         continue;
       }
       if (repelled(p, s)) continue;
-      put(p, s, placements);
+      Placement pl = put(pi, si, placements);
+      pl.candidate = static_cast<std::uint32_t>(k);
+      done.push_back(pl);
       placed = true;
       break;
     }
@@ -250,14 +293,15 @@ Relocation ExistingCapacity::relocate(const std::vector<std::uint32_t>& pods,
 }
 
 bool ExistingCapacity::place_gang(const std::vector<PodClass>& members,
-                                  std::map<std::string, std::string>& placements) {
+                                  std::map<std::string, std::string>& placements,
+                                  std::vector<Placement>* placed_out) {
   std::vector<std::string> zones;
   for (const Slot& s : slots_) zones.push_back(s.zone);
   std::sort(zones.begin(), zones.end());
   zones.erase(std::unique(zones.begin(), zones.end()), zones.end());
   for (const std::string& zone : zones) {
     // Tentative placement; undone unless the whole gang fits in this zone.
-    std::vector<std::pair<const Pod*, std::size_t>> done;
+    std::vector<std::pair<std::uint32_t, std::size_t>> done;
     bool ok = true;
     for (const PodClass& c : members) {
       for (std::uint32_t pi : c.pods) {
@@ -269,7 +313,7 @@ bool ExistingCapacity::place_gang(const std::vector<PodClass>& members,
             continue;
           s.free -= p.requests;
           s.placed.push_back(&p);
-          done.emplace_back(&p, i);
+          done.emplace_back(pi, i);
           placed = true;
         }
         if (!placed) {
@@ -282,11 +326,14 @@ bool ExistingCapacity::place_gang(const std::vector<PodClass>& members,
     // Undo, then commit properly if it all fit (put() records the placements).
     for (auto it = done.rbegin(); it != done.rend(); ++it) {
       Slot& s = slots_[it->second];
-      s.free += it->first->requests;
+      s.free += snapshot_.pods[it->first].requests;
       s.placed.pop_back();
     }
     if (ok) {
-      for (const auto& [p, i] : done) put(*p, slots_[i], placements);
+      for (const auto& [pi, i] : done) {
+        const Placement pl = put(pi, static_cast<std::uint32_t>(i), placements);
+        if (placed_out) placed_out->push_back(pl);
+      }
       return true;
     }
   }

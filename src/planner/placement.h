@@ -2,6 +2,7 @@
 // Placement of pending pods on capacity that exists or is already on its way: free room on Ready
 // schedulable nodes first, then on in-flight nodes (launched, not Ready yet). Counting in-flight
 // capacity is what keeps one pending pod from triggering a second launch on the next loop.
+#include <algorithm>
 #include <cstdint>
 #include <map>
 #include <optional>
@@ -9,6 +10,7 @@
 #include <string_view>
 #include <vector>
 
+#include "model/money.h"
 #include "planner/plan.h"
 #include "planner/pod_class.h"
 
@@ -18,6 +20,24 @@ namespace fitscale::planner {
 struct Relocation {
   std::string misfit;                     // empty: every pod fits
   std::vector<std::string_view> targets;  // nodes that take them
+};
+
+// One pod this plan put on an existing or in-flight node, so that a job's placements can be
+// priced for its budget and undone when the job is refused.
+struct Placement {
+  std::uint32_t pod = 0;        // into the snapshot's pods
+  std::uint32_t slot = 0;       // into the capacity's nodes
+  std::uint32_t candidate = 0;  // its place in the class's candidates (for ClassCursor)
+  std::int64_t weight = 0;      // the part of the node it is charged for (parts per billion)
+  Micros micros_per_hour = 0;   // that part of the node's price, when the node is another's
+  std::string_view owner;       // that other namespace, whose idle part it was
+};
+
+// Where one class's pods look for room, kept from one of its jobs to the next (see place_pods).
+struct ClassCursor {
+  bool built = false;
+  std::vector<std::uint32_t> candidates;
+  std::size_t cursor = 0;
 };
 
 class ExistingCapacity {
@@ -30,9 +50,25 @@ class ExistingCapacity {
   std::vector<std::uint32_t> place_class(const PodClass& c,
                                          std::map<std::string, std::string>& placements);
 
+  // Places as many of `pods` (pods of class `c`, in order) as fit, appends what it placed to
+  // `done` and returns the ones left over. `cursor` carries the class's candidate nodes from one
+  // call to the next, so placing a class job by job costs what placing it at once does.
+  std::vector<std::uint32_t> place_pods(const PodClass& c, const std::vector<std::uint32_t>& pods,
+                                        ClassCursor& cursor,
+                                        std::map<std::string, std::string>& placements,
+                                        std::vector<Placement>& done);
+
   // Places every pod of the gang (its members' classes) on nodes of one zone, or none.
   bool place_gang(const std::vector<PodClass>& members,
-                  std::map<std::string, std::string>& placements);
+                  std::map<std::string, std::string>& placements,
+                  std::vector<Placement>* done = nullptr);
+
+  // Takes back placements (a job refused by its budget): the room is free again, the pods
+  // unplaced. Cursors of the classes involved must be rewound by the caller (rewind()).
+  void undo(const std::vector<Placement>& done, std::map<std::string, std::string>& placements);
+  static void rewind(ClassCursor& cursor, const Placement& p) {
+    cursor.cursor = std::min<std::size_t>(cursor.cursor, p.candidate);
+  }
 
   // Scale-down's question, as cluster-autoscaler's drain simulation asks it: do these bound
   // pods (indexes into the snapshot's pods) all fit on Ready nodes not in `excluded`, in the
@@ -62,12 +98,15 @@ class ExistingCapacity {
     std::uint32_t bound_end = 0;
     std::vector<const Pod*> placed;
     bool anti = false;  // some pod here has anti-affinity terms
-    bool used = false;  // this plan put a pod here
+    // Sum of the dominant shares of the charged pods here (bound and placed), as the ledger
+    // will split the node's price: what is above it is idle, charged to the owner.
+    std::int64_t weight = 0;
   };
   const Labels& labels_of(const Slot& s) const;
   bool admits(const PodClass& c, const Slot& s) const;
   bool repelled(const Pod& p, const Slot& s) const;
-  void put(const Pod& p, Slot& s, std::map<std::string, std::string>& placements);
+  Placement put(std::uint32_t pi, std::uint32_t slot,
+                std::map<std::string, std::string>& placements);
 
   const Snapshot& snapshot_;
   const std::vector<std::string>& gpu_models_;

@@ -38,6 +38,7 @@ struct Job {
   std::string_view ns;   // into the snapshot's pods
   std::string_view key;  // Pod::job_key(): into a pod's name or the planner's key store
   Time created = 0;
+  std::int32_t priority = 0;  // the highest of its pods'
   std::vector<std::uint32_t> pods;
   int gang = -1;  // index into the gang plans, or -1
 };
@@ -61,10 +62,13 @@ class Planner {
     // catalog's offerings, for nothing.
     if (!pending_.empty()) {
       existing_.emplace(s_, policy_, now_, catalog_.gpu_models);
-      place_gangs_on_existing();
-      place_lone_on_existing();
+      drop_incomplete_gangs();
       price_lone_classes();
+      // Job by job, oldest first: room on existing and in-flight nodes, then new instances for
+      // the rest, both admitted against the budgets together (issue 12), so a job that may not
+      // start takes no room planned for another.
       admit_jobs();
+      fit_count_caps();
       emit_launches();
     }
     auto room = [this]() -> planner::ExistingCapacity& {
@@ -134,7 +138,7 @@ class Planner {
     }
   }
 
-  void place_gangs_on_existing() {
+  void drop_incomplete_gangs() {
     for (GangGroup& g : gangs_) {
       const auto have = static_cast<std::int64_t>(g.pending.size()) + g.running;
       if (have < g.size) {
@@ -143,54 +147,38 @@ class Planner {
         for (std::uint32_t pi : g.pending)
           unschedulable(pi, UnschedulableKind::GangIncomplete, reason);
         g.pending.clear();
-        continue;
       }
-      auto members = planner::build_classes(s_.pods, g.pending, catalog_.gpu_models);
-      if (existing_->place_gang(members, out_.placements)) g.pending.clear();
     }
-  }
-
-  void place_lone_on_existing() {
-    if (!existing_ || !existing_->has_nodes()) return;
-    auto classes = planner::build_classes(s_.pods, lone_, catalog_.gpu_models);
-    std::vector<std::uint32_t> left;
-    for (const PodClass& c : classes) {
-      for (std::uint32_t pi : existing_->place_class(c, out_.placements)) left.push_back(pi);
-    }
-    // Keep scheduling order for the next steps.
-    std::vector<std::uint32_t> rank(s_.pods.size(), 0);
-    for (std::size_t i = 0; i < lone_.size(); ++i) rank[lone_[i]] = static_cast<std::uint32_t>(i);
-    std::sort(left.begin(), left.end(),
-              [&](std::uint32_t a, std::uint32_t b) { return rank[a] < rank[b]; });
-    lone_ = std::move(left);
   }
 
   void price_lone_classes() {
     zone_offerings_ = planner::offerings_in_zones(catalog_, policy_);
     classes_ = planner::build_classes(s_.pods, lone_, catalog_.gpu_models);
     pod_class_.assign(s_.pods.size(), -1);
+    no_offering_.reserve(classes_.size());
+    usable_.assign(classes_.size(), {});
     for (std::size_t ci = 0; ci < classes_.size(); ++ci) {
       const PodClass& c = classes_[ci];
       const planner::OfferingChoice choice =
           planner::choose_offerings(c, catalog_, policy_, zone_offerings_);
+      for (std::uint32_t pi : c.pods) pod_class_[pi] = static_cast<int>(ci);
       if (choice.usable.empty()) {
+        // Its pods may still fit on existing nodes; those that do not get this reason.
         const bool backoff = choice.fits_somewhere();
-        const std::string reason = backoff
-                                       ? planner::backoff_reason(choice, catalog_)
-                                       : planner::no_offering_reason(c, catalog_, zone_offerings_);
-        for (std::uint32_t pi : c.pods) {
-          unschedulable(
-              pi, backoff ? UnschedulableKind::CapacityBackoff : UnschedulableKind::NoOffering,
-              reason);
-        }
+        no_offering_.push_back(
+            {backoff ? UnschedulableKind::CapacityBackoff : UnschedulableKind::NoOffering,
+             backoff ? planner::backoff_reason(choice, catalog_)
+                     : planner::no_offering_reason(c, catalog_, zone_offerings_)});
         packers_.emplace_back(std::nullopt);
         continue;
       }
+      no_offering_.emplace_back();
       packers_.emplace_back(std::in_place, c.exemplar->requests, c.self_anti_affinity,
                             choice.usable, catalog_);
-      for (std::uint32_t pi : c.pods) pod_class_[pi] = static_cast<int>(ci);
+      usable_[ci] = choice.usable;
     }
     admitted_.assign(classes_.size(), {});
+    cursors_.assign(classes_.size(), {});
   }
 
   void admit_jobs() {
@@ -202,62 +190,72 @@ class Planner {
       auto [it, fresh] = index.try_emplace(std::move(id), jobs.size());
       if (fresh) {
         // The map's key is "ns/job" and outlives the loop: the job key is its tail.
-        jobs.push_back(
-            {p.ns, std::string_view(it->first).substr(p.ns.size() + 1), p.created, {}, -1});
+        jobs.push_back({p.ns,
+                        std::string_view(it->first).substr(p.ns.size() + 1),
+                        p.created,
+                        p.priority,
+                        {},
+                        -1});
       }
       return jobs[it->second];
     };
-    const bool budgets = policy_.enforce_budgets;
-    if (!budgets) {
-      // Without admission no job needs pricing: every servable lone pod is admitted as is.
-      for (std::uint32_t pi : lone_) {
-        if (pod_class_[pi] >= 0) admitted_[static_cast<std::size_t>(pod_class_[pi])].push_back(pi);
-      }
-    }
     for (std::uint32_t pi : lone_) {
-      if (!budgets) break;
-      if (pod_class_[pi] < 0) continue;  // already unschedulable
       const Pod& p = s_.pods[pi];
       if (p.owner.kind != "Job" && p.labels.find(label::kJob) == p.labels.end()) {
         // A pod of no Job is a job of its own (pod names are unique in a namespace): no lookup.
-        jobs.push_back({p.ns, p.name, p.created, {pi}, -1});
+        jobs.push_back({p.ns, p.name, p.created, p.priority, {pi}, -1});
         continue;
       }
       Job& j = job_for(p);
       j.pods.push_back(pi);
       j.created = std::min(j.created, p.created);
+      j.priority = std::max(j.priority, p.priority);
     }
     for (std::size_t gi = 0; gi < gangs_.size(); ++gi) {
       const GangGroup& g = gangs_[gi];
       if (g.pending.empty()) continue;
-      Job j{g.ns, g.name, s_.pods[g.pending.front()].created, g.pending, static_cast<int>(gi)};
-      for (std::uint32_t pi : g.pending) j.created = std::min(j.created, s_.pods[pi].created);
+      Job j{g.ns,
+            g.name,
+            s_.pods[g.pending.front()].created,
+            s_.pods[g.pending.front()].priority,
+            g.pending,
+            static_cast<int>(gi)};
+      for (std::uint32_t pi : g.pending) {
+        j.created = std::min(j.created, s_.pods[pi].created);
+        j.priority = std::max(j.priority, s_.pods[pi].priority);
+      }
       jobs.push_back(std::move(j));
     }
-    // Oldest first, so a later job never takes the budget an earlier one was waiting for.
-    auto older = [](const Job& a, const Job& b) {
+    // Scheduling order (priority, then oldest first), so a later job never takes the room or
+    // the budget an earlier one was waiting for.
+    auto before = [](const Job& a, const Job& b) {
+      if (a.priority != b.priority) return a.priority > b.priority;
       if (a.created != b.created) return a.created < b.created;
       if (a.ns != b.ns) return a.ns < b.ns;
       return a.key < b.key;
     };
     // Lone pods arrive in scheduling order, so the jobs are often sorted already.
-    if (!std::is_sorted(jobs.begin(), jobs.end(), older))
-      std::sort(jobs.begin(), jobs.end(), older);
+    if (!std::is_sorted(jobs.begin(), jobs.end(), before))
+      std::sort(jobs.begin(), jobs.end(), before);
 
+    const bool budgets = policy_.enforce_budgets;
     // Built at the first job that asks: it walks every node, and most plans admit no job.
-    std::optional<planner::BudgetBook> book;
+    std::optional<planner::BudgetBook>& book = book_;
     std::vector<std::int64_t> count(classes_.size(), 0);
-    std::vector<std::pair<std::size_t, std::int64_t>> per_class;  // (class, pods of this job)
+    std::vector<std::pair<std::size_t, std::vector<std::uint32_t>>> per_class;  // pods to launch
+    std::vector<planner::Placement> done;  // the job's pods on existing and in-flight nodes
+    std::vector<std::uint32_t> job_pods;   // the job's pods that asked (placed or to launch)
     for (const Job& j : jobs) {
       planner::JobAsk ask;
+      ask.ns = j.ns;
+      ask.job = j.key;
+      ask.counts_after_packing = j.gang < 0;
       per_class.clear();
-      if (policy_.enforce_budgets) {
-        ask.ns = j.ns;
-        ask.job = j.key;
-      }
+      done.clear();
+      job_pods.clear();
       std::optional<std::string> bad_runtime;
       for (std::uint32_t pi : j.pods) {
-        if (!policy_.enforce_budgets) break;  // only admission reads runtimes
+        if (!budgets) break;  // only admission reads runtimes
         try {
           const auto r = s_.pods[pi].declared_max_runtime();
           if (r && (!ask.declared_runtime || *r > *ask.declared_runtime)) ask.declared_runtime = r;
@@ -274,47 +272,287 @@ class Planner {
       if (j.gang >= 0) {
         const GangGroup& g = gangs_[static_cast<std::size_t>(j.gang)];
         auto members = planner::build_classes(s_.pods, g.pending, catalog_.gpu_models);
-        gang_plan = planner::pack_gang(g.name, members, catalog_, policy_, zone_offerings_);
-        if (!gang_plan->ok) {
-          for (std::uint32_t pi : j.pods) unschedulable(pi, gang_plan->kind, gang_plan->reason);
-          continue;
+        if (!existing_->place_gang(members, out_.placements, &done)) {
+          gang_plan = planner::pack_gang(g.name, members, catalog_, policy_, zone_offerings_);
+          if (!gang_plan->ok) {
+            for (std::uint32_t pi : j.pods) unschedulable(pi, gang_plan->kind, gang_plan->reason);
+            continue;
+          }
+          ask.micros_per_hour = gang_plan->micros_per_hour;
+          ask.gpus = gang_plan->gpus;
+          ask.nodes = gang_plan->nodes;
         }
-        ask.micros_per_hour = gang_plan->micros_per_hour;
-        ask.gpus = gang_plan->gpus;
-        ask.nodes = gang_plan->nodes;
+        job_pods = j.pods;
       } else {
         for (std::uint32_t pi : j.pods) {
           const auto ci = static_cast<std::size_t>(pod_class_[pi]);
           auto it = std::find_if(per_class.begin(), per_class.end(),
                                  [ci](const auto& e) { return e.first == ci; });
-          if (it == per_class.end())
-            per_class.emplace_back(ci, 1);
-          else
-            ++it->second;
+          if (it == per_class.end()) it = per_class.insert(per_class.end(), {ci, {}});
+          it->second.push_back(pi);
+        }
+        for (auto& [ci, pods] : per_class) {
+          if (existing_->has_nodes()) {
+            const std::size_t before_placing = done.size();
+            pods = existing_->place_pods(classes_[ci], pods, cursors_[ci], out_.placements, done);
+            for (std::size_t k = before_placing; k < done.size(); ++k)
+              job_pods.push_back(done[k].pod);
+          }
+          if (!packers_[ci]) {
+            // No offering can take them: what did not fit on existing nodes stays pending.
+            for (std::uint32_t pi : pods)
+              unschedulable(pi, no_offering_[ci].kind, no_offering_[ci].reason);
+            pods.clear();
+          }
+          job_pods.insert(job_pods.end(), pods.begin(), pods.end());
         }
         // The job's marginal launch: what the classes' packings cost with it minus without it,
         // so the sum over admitted jobs is exactly what the plan launches.
-        for (const auto& [ci, k] : per_class) {
+        for (const auto& [ci, pods] : per_class) {
+          if (pods.empty()) continue;
           const ClassPacker& pk = *packers_[ci];
+          const auto k = static_cast<std::int64_t>(pods.size());
           ask.micros_per_hour += std::max<Micros>(0, pk.cost(count[ci] + k) - pk.cost(count[ci]));
           ask.gpus += std::max<std::int64_t>(0, pk.gpus(count[ci] + k) - pk.gpus(count[ci]));
           ask.nodes += std::max<std::int64_t>(0, pk.nodes(count[ci] + k) - pk.nodes(count[ci]));
         }
       }
-      if (policy_.enforce_budgets) {
+      if (job_pods.empty()) continue;
+      for (const planner::Placement& pl : done) ask.existing_micros_per_hour += pl.micros_per_hour;
+      if (budgets) {
         if (!book) book.emplace(s_, policy_, now_);
         if (auto refusal = book->admit(ask)) {
-          for (std::uint32_t pi : j.pods) unschedulable(pi, refusal->kind, refusal->reason);
+          // A job that may not start takes no room: what it was placed on is free again for
+          // the jobs after it (and for the job it was launched for).
+          existing_->undo(done, out_.placements);
+          for (const planner::Placement& pl : done) {
+            if (pod_class_[pl.pod] >= 0)
+              planner::ExistingCapacity::rewind(
+                  cursors_[static_cast<std::size_t>(pod_class_[pl.pod])], pl);
+          }
+          for (std::uint32_t pi : job_pods) unschedulable(pi, refusal->kind, refusal->reason);
           continue;
+        }
+      }
+      if (book) {
+        for (const planner::Placement& pl : done) {
+          if (pl.micros_per_hour > 0) book->release(pl.owner, pl.micros_per_hour);
         }
       }
       if (gang_plan) {
         gang_launches_.push_back(
             {std::string(j.ns), std::string(j.key), std::move(gang_plan->groups)});
       } else {
-        for (const auto& [ci, k] : per_class) count[ci] += k;
-        for (std::uint32_t pi : j.pods)
-          admitted_[static_cast<std::size_t>(pod_class_[pi])].push_back(pi);
+        AdmittedJob a{j.ns, {}};
+        for (const auto& [ci, pods] : per_class) {
+          if (pods.empty()) continue;
+          count[ci] += static_cast<std::int64_t>(pods.size());
+          admitted_[ci].insert(admitted_[ci].end(), pods.begin(), pods.end());
+          a.per_class.emplace_back(ci, pods);
+        }
+        if (!a.per_class.empty()) admitted_jobs_.push_back(std::move(a));
+      }
+    }
+  }
+
+  // What new nodes add to the cluster's counts and bills.
+  struct NewCounts {
+    std::int64_t nodes = 0;
+    std::int64_t gpus = 0;
+    Micros micros_per_hour = 0;
+    std::map<std::string_view, Micros, std::less<>> by_ns;
+  };
+  NewCounts count_new(const std::vector<planner::MixedGroup>& groups) const {
+    NewCounts c;
+    auto add = [&](const planner::NewNodes& g, std::string_view ns) {
+      const Offering& o = catalog_.offerings[g.offering];
+      c.nodes += g.count;
+      c.gpus += g.count * o.allocatable.gpus;
+      c.micros_per_hour += g.count * o.micros_per_hour;
+      c.by_ns[ns] += g.count * o.micros_per_hour;
+    };
+    for (const planner::MixedGroup& g : groups) add(g.nodes, s_.pods[g.nodes.pods.front()].ns);
+    // Gangs' nodes are in the book's counts already; their price is part of the bill.
+    for (const GangLaunch& gl : gang_launches_) {
+      for (const planner::NewNodes& g : gl.groups) {
+        const Micros m = g.count * catalog_.offerings[g.offering].micros_per_hour;
+        c.micros_per_hour += m;
+        c.by_ns[gl.ns] += m;
+      }
+    }
+    return c;
+  }
+
+  // Which cap the new nodes break, or "" when they fit them all.
+  std::string broken_cap(const NewCounts& c) const {
+    const planner::BudgetBook& book = *book_;
+    const ClusterBudget& cb = policy_.budgets.cluster;
+    if (auto left = book.nodes_left(); left && c.nodes > *left)
+      return "cluster: the plan's new nodes reach the cluster's nodes cap of " +
+             format_count(*cb.nodes) + "; the job waits for nodes to free up";
+    if (auto left = book.gpus_left(); left && c.gpus > *left)
+      return "cluster: the plan's new nodes reach the cluster's gpus cap of " +
+             format_count(*cb.gpus) + "; the job waits for GPUs to free up";
+    if (auto room = book.cluster_new_room_per_hour(); room && c.micros_per_hour > *room)
+      return "cluster: the plan's new nodes, packed to fit the count caps, reach the cluster's "
+             "usdPerHour cap of " +
+             planner::usd_per_hour(dollars_to_micros(*cb.usd_per_hour)) +
+             "; the job waits for it to free up";
+    for (const auto& [ns, m] : c.by_ns) {
+      if (auto room = book.new_room_per_hour(ns); room && m > *room)
+        return "namespace " + std::string(ns) +
+               ": its new nodes, packed to fit the cluster's count caps, reach its usdPerHour "
+               "cap; the job waits for it to free up";
+    }
+    return {};
+  }
+
+  std::vector<std::optional<ClassPacker>> packers_with(Micros penalty) const {
+    std::vector<std::optional<ClassPacker>> out(classes_.size());
+    for (std::size_t ci = 0; ci < classes_.size(); ++ci) {
+      if (admitted_[ci].empty() || !packers_[ci]) continue;
+      const PodClass& c = classes_[ci];
+      out[ci].emplace(c.exemplar->requests, c.self_anti_affinity, usable_[ci], catalog_,
+                      planner::PriceTies::SmallerNodes, penalty);
+    }
+    return out;
+  }
+
+  // Issue 12, "caps shape packing": node and GPU counts of lone jobs' new nodes are charged
+  // after packing, for the whole plan at once. When they would break a cap, a penalty per node
+  // trades smaller nodes for fewer larger ones, the least penalty that fits (so the least extra
+  // price); when even the fewest nodes do not fit, the newest jobs wait.
+  void fit_count_caps() {
+    mixed_ = planner::pack_mixed(classes_, packers_, admitted_, catalog_);
+    if (!book_ || admitted_jobs_.empty()) return;
+    const planner::BudgetBook& book = *book_;
+    if (!book.nodes_left() && !book.gpus_left()) return;
+    NewCounts c = count_new(mixed_);
+    {
+      const auto nodes_left = book.nodes_left();
+      const auto gpus_left = book.gpus_left();
+      if ((!nodes_left || c.nodes <= *nodes_left) && (!gpus_left || c.gpus <= *gpus_left)) return;
+    }
+    Micros max_price = 1;
+    for (std::size_t ci = 0; ci < classes_.size(); ++ci) {
+      if (admitted_[ci].empty()) continue;
+      for (std::uint32_t o : usable_[ci])
+        max_price = std::max(max_price, catalog_.offerings[o].micros_per_hour);
+    }
+    // Large enough that the count of pods per node decides alone, price only breaking ties.
+    const Micros most = max_price * 1000;
+    // A ladder of penalties, from none to one where the count of pods per node decides alone.
+    // Each class climbs it on its own, the move that saves a node for the least extra price
+    // first (estimated from the class's own packing), so a class whose small nodes are a
+    // bargain keeps them while others take larger ones; the packing is checked as it goes.
+    std::vector<Micros> ladder{0};
+    for (Micros p = std::max<Micros>(1, max_price / 256); p < most; p *= 2) ladder.push_back(p);
+    ladder.push_back(most);
+    std::vector<std::vector<std::optional<ClassPacker>>> at;  // [level][class]
+    at.reserve(ladder.size());
+    for (Micros p : ladder) at.push_back(packers_with(p));
+    std::vector<std::size_t> level(classes_.size(), 0);
+    auto est_nodes = [&](std::size_t l, std::size_t ci) {
+      return at[l][ci]->nodes(static_cast<std::int64_t>(admitted_[ci].size()));
+    };
+    auto est_cost = [&](std::size_t l, std::size_t ci) {
+      return at[l][ci]->cost(static_cast<std::int64_t>(admitted_[ci].size()));
+    };
+    std::int64_t estimate = 0;
+    for (std::size_t ci = 0; ci < classes_.size(); ++ci) {
+      if (at[0][ci]) estimate += est_nodes(0, ci);
+    }
+    const std::optional<std::int64_t> nodes_cap = book.nodes_left();
+    // The packing with every class at its level, and `split` pods of class `moved` (its last
+    // ones) one level up at `up`: the last move is made for as few pods as fit the caps.
+    auto pack_at = [&](std::size_t moved, std::size_t up, std::size_t split) {
+      std::vector<PodClass> classes = classes_;
+      std::vector<std::optional<ClassPacker>> current(classes_.size());
+      for (std::size_t ci = 0; ci < classes_.size(); ++ci) current[ci] = at[level[ci]][ci];
+      std::vector<std::vector<std::uint32_t>> admitted = admitted_;
+      if (split > 0) {
+        const std::vector<std::uint32_t>& all = admitted_[moved];
+        const auto keep = static_cast<std::ptrdiff_t>(all.size() - split);
+        classes.push_back(classes_[moved]);
+        current.push_back(at[up][moved]);
+        admitted.emplace_back(all.begin() + keep, all.end());
+        admitted[moved].assign(all.begin(), all.begin() + keep);
+      }
+      return planner::pack_mixed(classes, current, admitted, catalog_);
+    };
+    for (;;) {
+      std::size_t best_class = classes_.size();
+      std::size_t best_level = 0;
+      double best_ratio = 0;
+      for (std::size_t ci = 0; ci < classes_.size(); ++ci) {
+        if (!at[0][ci]) continue;
+        for (std::size_t l = level[ci] + 1; l < ladder.size(); ++l) {
+          const std::int64_t saved = est_nodes(level[ci], ci) - est_nodes(l, ci);
+          if (saved <= 0) continue;
+          const double ratio = static_cast<double>(est_cost(l, ci) - est_cost(level[ci], ci)) /
+                               static_cast<double>(saved);
+          if (best_class == classes_.size() || ratio < best_ratio) {
+            best_class = ci;
+            best_level = l;
+            best_ratio = ratio;
+          }
+        }
+      }
+      if (best_class == classes_.size()) break;  // every class on its fewest nodes
+      estimate -= est_nodes(level[best_class], best_class) - est_nodes(best_level, best_class);
+      // Backfill puts some pods on others' nodes, so the packing needs fewer nodes than the
+      // classes' own: check it once the estimate is near the cap (and always for other caps).
+      if (nodes_cap && estimate > *nodes_cap * 4) {
+        level[best_class] = best_level;
+        continue;
+      }
+      const std::size_t n = admitted_[best_class].size();
+      std::vector<planner::MixedGroup> groups = pack_at(best_class, best_level, n);
+      if (!broken_cap(count_new(groups)).empty()) {
+        level[best_class] = best_level;
+        continue;
+      }
+      // The whole move fits: move as few of the class's pods as fit (fits is monotone enough
+      // in the count moved: each pod moved up saves nodes).
+      std::size_t lo = 0;  // does not fit
+      std::size_t hi = n;  // fits
+      while (hi - lo > 1) {
+        const std::size_t mid = lo + (hi - lo) / 2;
+        std::vector<planner::MixedGroup> g = pack_at(best_class, best_level, mid);
+        if (broken_cap(count_new(g)).empty()) {
+          hi = mid;
+          groups = std::move(g);
+        } else {
+          lo = mid;
+        }
+      }
+      mixed_ = std::move(groups);
+      return;
+    }
+    // Even the fewest nodes break a cap: keep the oldest jobs that fit, the rest wait.
+    const auto packers = packers_with(most);
+    auto keep_first = [&](std::size_t k) {
+      for (auto& a : admitted_) a.clear();
+      for (std::size_t i = 0; i < k; ++i) {
+        for (const auto& [ci, pods] : admitted_jobs_[i].per_class)
+          admitted_[ci].insert(admitted_[ci].end(), pods.begin(), pods.end());
+      }
+      return planner::pack_mixed(classes_, packers, admitted_, catalog_);
+    };
+    std::size_t good = 0;
+    std::size_t bad = admitted_jobs_.size();  // known not to fit
+    while (bad - good > 1) {
+      const std::size_t mid = good + (bad - good) / 2;
+      if (broken_cap(count_new(keep_first(mid))).empty())
+        good = mid;
+      else
+        bad = mid;
+    }
+    const std::string reason = broken_cap(count_new(keep_first(good + 1)));
+    mixed_ = keep_first(good);
+    for (std::size_t i = good; i < admitted_jobs_.size(); ++i) {
+      for (const auto& [ci, pods] : admitted_jobs_[i].per_class) {
+        for (std::uint32_t pi : pods) unschedulable(pi, UnschedulableKind::BudgetWait, reason);
       }
     }
   }
@@ -348,8 +586,7 @@ class Planner {
     for (const auto& gl : gang_launches_) {
       for (const NewNodes& g : gl.groups) add_launch(g, gl.ns, gl.job, true);
     }
-    for (const planner::MixedGroup& g :
-         planner::pack_mixed(classes_, packers_, admitted_, catalog_)) {
+    for (const planner::MixedGroup& g : mixed_) {
       const Pod& first = s_.pods[g.nodes.pods.front()];
       add_launch(g.nodes, first.ns, first.job_key(), false);
     }
@@ -375,6 +612,22 @@ class Planner {
   std::vector<std::optional<ClassPacker>> packers_;
   std::vector<int> pod_class_;
   std::vector<std::vector<std::uint32_t>> admitted_;
+  // Per class: why its pods get no new node when no offering takes them (kind, reason).
+  struct NoOfferingReason {
+    UnschedulableKind kind = UnschedulableKind::NoOffering;
+    std::string reason;
+  };
+  std::vector<NoOfferingReason> no_offering_;
+  std::vector<planner::ClassCursor> cursors_;       // per class, its view of the existing nodes
+  std::vector<std::vector<std::uint32_t>> usable_;  // per class, the offerings it may launch
+  std::optional<planner::BudgetBook> book_;
+  // Lone jobs admitted to new nodes, in admission order, with their pods per class.
+  struct AdmittedJob {
+    std::string_view ns;
+    std::vector<std::pair<std::size_t, std::vector<std::uint32_t>>> per_class;
+  };
+  std::vector<AdmittedJob> admitted_jobs_;
+  std::vector<planner::MixedGroup> mixed_;  // the lone pods' new nodes
   std::vector<GangLaunch> gang_launches_;
   std::vector<LaunchKey> launch_keys_;
 };

@@ -113,6 +113,8 @@ std::string report_json(const SimReport& r) {
                         {"usd_per_day", optional_usd(v.usd_per_day)},
                         {"usd_per_month", optional_usd(v.usd_per_month)},
                         {"usd_per_job", optional_usd(v.usd_per_job)}}},
+                      {"peak_committed_usd_per_hour", usd(v.peak_committed_usd_per_hour)},
+                      {"max_month_usd", usd(v.max_month_usd)},
                       {"cumulative_usd", std::move(cum)}};
   }
   j["namespaces"] = std::move(namespaces);

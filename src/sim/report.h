@@ -85,6 +85,11 @@ struct SimNamespace {
   std::vector<double> cumulative_usd;  // aligned with SimReport::series
   // The caps that apply to it (config or defaults); unset = no cap.
   std::optional<double> usd_per_hour, usd_per_day, usd_per_month, usd_per_job;
+  // Against those caps (issue 12), as the ledger counted them after every controller loop: the
+  // most it was committed per hour (its attributed share of running and in-flight instances)
+  // and the most it spent in one UTC calendar month.
+  double peak_committed_usd_per_hour = 0;
+  double max_month_usd = 0;
 };
 
 struct SimReport {

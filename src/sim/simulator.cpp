@@ -62,6 +62,7 @@ struct Job {
   Seconds work_done = 0;    // checkpointed progress
   std::uint64_t epoch = 0;  // bumped on interruption: a stale completion event is ignored
   std::vector<std::size_t> run_meters;  // the instance each replica runs on (this run)
+  double lower_bound_usd_per_hour = 0;  // of all its replicas, counted once it is served
 };
 
 // One launched instance from launch to termination. The ledger meters and attributes its cost;
@@ -87,8 +88,14 @@ class RefusalRecorder final : public Recorder {
     std::string job, reason;
   };
   void action(const ActionRecord& r) override {
-    if (r.kind == ActionKind::Refuse || r.kind == ActionKind::Unschedulable)
-      items.push_back({r.subject, r.reason});
+    // For good: refused by a budget, or no offering can ever hold it. A job that waits (for a
+    // budget, a backed-off offering, its gang) is reconsidered and stays pending.
+    auto kind = r.fields.find("kind");
+    const bool never =
+        r.kind == ActionKind::Refuse ||
+        (r.kind == ActionKind::Unschedulable &&
+         (kind == r.fields.end() || kind->second == to_string(UnschedulableKind::NoOffering)));
+    if (never) items.push_back({r.subject, r.reason});
   }
   void planned(const Snapshot&, const Plan&, const LoopStats& s) override {
     planned_loops += s.skipped ? 0 : 1;
@@ -166,6 +173,8 @@ class Engine {
   void notice_cloud_changes();
   bool all_jobs_done() const { return terminal_ == jobs_.size(); }
   double lower_bound_rate(const Job& job, const Pod& exemplar);
+  void note_committed();
+  bool had_live_meters_ = false;
 
   const std::vector<TraceJob>& trace_;
   const Catalog& catalog_;
@@ -296,10 +305,8 @@ void Engine::submit(std::size_t j) {
     p.annotations.emplace(annotation::kSimDuration, std::to_string(t.duration_s) + "s");
     p.created = o_.start + now_;
     p.active_deadline_s = t.max_runtime_s;
-    if (r == 0) {
-      const double rate = lower_bound_rate(job, p);
-      report_.lower_bound_usd += rate * static_cast<double>(t.replicas * t.duration_s) / 3600.0;
-    }
+    if (r == 0)
+      job.lower_bound_usd_per_hour = lower_bound_rate(job, p) * static_cast<double>(t.replicas);
     job.pods.push_back(p.key());
     job_by_pod_[p.key()] = j;
     cluster_.add_pod(std::move(p));
@@ -329,6 +336,10 @@ void Engine::start_job(std::size_t j) {
   if (!job.first_start) {
     job.first_start = now_;
     report_.wait_samples_s.push_back(static_cast<double>(now_ - t.submit_s));
+    // The lower bound covers served jobs only (issue 12): a refused job costs nothing, and a
+    // bound that counted it would make a plan that refuses everything look cheap.
+    report_.lower_bound_usd +=
+        job.lower_bound_usd_per_hour * static_cast<double>(t.duration_s) / 3600.0;
   }
   pending_.erase(j);
   ++running_jobs_;
@@ -591,6 +602,7 @@ void Engine::notice_cloud_changes() {
 
 void Engine::tick() {
   controller_.reconcile();
+  note_committed();
   // Pods the controller took away (evicted, node deleted) fail their jobs.
   std::set<std::size_t> failed;
   const std::vector<std::string> taken = cluster_.take_lost();
@@ -639,6 +651,21 @@ void Engine::tick() {
     stopped_ = all_jobs_done();
   }
   if (!stopped_) push(now_ + o_.interval_s, kTick);
+}
+
+// The report's budget figures (issue 12): after every loop, what the ledger says each namespace
+// is committed per hour (by use) and has spent this UTC month, against its caps.
+void Engine::note_committed() {
+  if (live_meters_.empty() && !had_live_meters_) return;  // nothing runs: nothing changed
+  had_live_meters_ = !live_meters_.empty();
+  for (const auto& [ns, s] : ledger_.spend(o_.start + now_)) {
+    auto it = report_.namespaces.find(ns);
+    if (it == report_.namespaces.end()) continue;
+    SimNamespace& v = it->second;
+    v.peak_committed_usd_per_hour =
+        std::max(v.peak_committed_usd_per_hour, micros_to_dollars(s.committed_micros_per_hour));
+    v.max_month_usd = std::max(v.max_month_usd, micros_to_dollars(s.spent_this_month));
+  }
 }
 
 void Engine::sample() {

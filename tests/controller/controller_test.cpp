@@ -333,5 +333,38 @@ TEST(Controller, BudgetRefusalIsAnEventOnThePodAndLaunchesNothing) {
   EXPECT_TRUE(w.cloud.requests.empty());
 }
 
+// Issue 12, item 6: a job held by an hourly cap will start later, so its event says BudgetWait
+// (not BudgetRefused) and what must free up; a pod no offering fits gets NotTriggerScaleUp.
+TEST(Controller, AnHourlyCapGivesBudgetWaitAndNoOfferingGivesNotTriggerScaleUp) {
+  Policy p = tiny_policy();
+  p.enforce_budgets = true;
+  p.budgets = Budgets{};
+  p.budgets.defaults.usd_per_hour = 0.15;  // one small node ($0.10/h), not two
+  World w(with_policy(p));
+  Pod first = make_pod("first", 3000, 2 * kGi);
+  first.created = kStart - 20;
+  Pod second = make_pod("second", 3000, 2 * kGi);
+  second.created = kStart - 10;
+  w.cluster.add_pod(first);
+  w.cluster.add_pod(second);
+  w.cluster.add_pod(make_pod("huge", 64000, 2 * kGi));  // no offering has 64 CPUs
+  const LoopResult r = w.loop();
+  EXPECT_EQ(r.launched, 1);
+  EXPECT_EQ(r.refused, 0);
+  const auto waiting = w.cluster.events_about("second");
+  ASSERT_EQ(waiting.size(), 1u);
+  EXPECT_EQ(waiting[0].reason, "BudgetWait");
+  EXPECT_NE(waiting[0].message.find("to free up"), std::string::npos) << waiting[0].message;
+  const auto huge = w.cluster.events_about("huge");
+  ASSERT_EQ(huge.size(), 1u);
+  EXPECT_EQ(huge[0].reason, "NotTriggerScaleUp");
+
+  // The next loops say nothing new: the words do not change while the job waits.
+  w.clock.advance(10);
+  w.cluster.touch();
+  w.loop();
+  EXPECT_EQ(w.cluster.events_about("second").size(), 1u);
+}
+
 }  // namespace
 }  // namespace fitscale::testing

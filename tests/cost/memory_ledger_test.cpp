@@ -6,6 +6,8 @@
 #include <memory>
 #include <random>
 
+#include "cost/meter.h"
+
 namespace fitscale {
 namespace {
 
@@ -215,6 +217,38 @@ TEST(MemoryLedger, CommittedCountsOpenNodesOfTheOwner) {
   EXPECT_EQ(s["research-a"].committed_worst_case, 0);
   EXPECT_EQ(s["research-a"].spent_today, 27'540'000);
   EXPECT_TRUE(ledger.open_nodes().empty());
+}
+
+// Issue 12: committed $/h and worst case are counted by use, not by launcher. Half of
+// research-a's node runs research-b's 4-GPU pod: research-b is committed for half its price and
+// half its worst case, research-a (the owner) for the other, idle half.
+TEST(MemoryLedger, CommittedIsTheAttributedShareOfEveryOpenNode) {
+  MemoryLedger ledger;
+  NodeCharge n = node("i-1", 24'480'000, "research-a");
+  n.worst_case_end = kMidnight + 10 * 3600;
+  ledger.node_started(n, kMidnight);
+  ledger.pods_changed("i-1", {pod("research-b", "train-0", 4)}, kMidnight);
+  auto s = ledger.spend(kMidnight + 3600);
+  EXPECT_EQ(s["research-b"].committed_micros_per_hour, 12'240'000);
+  EXPECT_EQ(s["research-a"].committed_micros_per_hour, 12'240'000);
+  EXPECT_EQ(s["research-b"].committed_worst_case, 9 * 12'240'000);
+  EXPECT_EQ(s["research-a"].committed_worst_case, 9 * 12'240'000);
+}
+
+// Issue 12, "worst case that rolls forward": a job past its worst case (10h here) is committed
+// for another period, not as free.
+TEST(MemoryLedger, AJobPastItsWorstCaseIsCommittedForAnotherPeriod) {
+  MemoryLedger ledger;
+  NodeCharge n = node("i-1", 3'600'000, "research-a");
+  n.worst_case_end = kMidnight + 10 * 3600;
+  ledger.node_started(n, kMidnight);
+  auto s = ledger.spend(kMidnight + 11 * 3600);  // 1h past: committed until 20h
+  EXPECT_EQ(s["research-a"].committed_worst_case, 9 * 3'600'000);
+  s = ledger.spend(kMidnight + 10 * 3600);  // exactly at the end: the next period starts
+  EXPECT_EQ(s["research-a"].committed_worst_case, 10 * 3'600'000);
+  EXPECT_EQ(cost::rolled_worst_case_end(kMidnight, kMidnight + 100, kMidnight + 250),
+            kMidnight + 300);
+  EXPECT_EQ(cost::rolled_worst_case_end(kMidnight, 0, kMidnight + 250), kMidnight + 250 + 3600);
 }
 
 // A copied ledger meters on its own: stopping a node in the original must not change what the

@@ -82,7 +82,8 @@ class PlanCli(unittest.TestCase):
         self.assertIn("research-a/train-1", refused)
         # The job declares 12h (fitscale.io/max-runtime), which wins over maxRuntime.
         self.assertEqual(refused["research-a/train-0"],
-                         "namespace research-a: job needs $14.69/h × 12h = $176.26 worst case; usdPerJob is $100")
+                         "namespace research-a: job needs $14.69/h × 12h = $176.26 worst case; usdPerJob is $100 "
+                         "($76.26 over)")
         self.assertFalse([l for l in plan["launch"] if "research-a/train-0" in l["pods"]])
 
     def test_yaml_cluster(self):

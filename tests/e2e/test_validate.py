@@ -40,6 +40,8 @@ def main():
              "fraction.yaml:2: budgets.cluster.nodes: must be a whole number >= 0"),
             ("runtime.yaml", "budgets:\n  namespaces:\n    team-b: {maxRuntime: 3 days}\n",
              "runtime.yaml:3: budgets.namespaces.team-b.maxRuntime: must be a duration"),
+            ("action.yaml", "budgets:\n  default:\n    maxRuntimeAction: kill\n",
+             'action.yaml:3: budgets.default.maxRuntimeAction: must be one of alert, terminate, got "kill"'),
             ("nsname.yaml", "budgets:\n  namespaces:\n    Team_B: {usdPerDay: 5}\n",
              "nsname.yaml:3: budgets.namespaces.Team_B: is not a Kubernetes namespace name"),
             ("emptybudgets.yaml", "budgets:\n", "emptybudgets.yaml:1: budgets: is empty"),
@@ -72,12 +74,20 @@ def main():
         r = validate(write_file(d, "notready-ok.yaml", "scaleDown: {notReadyAfter: 7m}\n"))
         check(r.returncode == 0 and "NotReady nodes after 7m" in r.stdout, f"notReadyAfter 7m: {r.stdout}")
 
+        # maxRuntimeAction: alert by default, terminate where a namespace asks for it.
+        r = validate(write_file(d, "action-ok.yaml",
+                                "budgets:\n  default: {maxRuntime: 24h}\n"
+                                "  namespaces:\n    team-t: {maxRuntimeAction: terminate}\n"))
+        check(r.returncode == 0, f"action-ok: exit {r.returncode}: {r.stderr}")
+        check("maxRuntimeAction alert" in r.stdout and "maxRuntimeAction terminate" in r.stdout,
+              f"action-ok: actions not shown: {r.stdout}")
+
         r = validate(os.path.join(d, "missing.yaml"))
         check(r.returncode == 2 and "missing.yaml" in r.stderr, f"missing file: {r.returncode} {r.stderr}")
 
     check.exit_if_failed()
     print("ok: validate accepts the example and the empty file, refuses 10 bad configs naming the key, "
-          "hides a webhook's secret path")
+          "hides a webhook's secret path, shows notReadyAfter and maxRuntimeAction")
 
 
 if __name__ == "__main__":

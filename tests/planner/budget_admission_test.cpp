@@ -39,7 +39,8 @@ TEST(BudgetAdmission, TheInternsTenThousandGpuJobIsRefusedByDefaultAndLaunchesNo
   // 1,250 spot p3.16xlarge = $9,180/h; x 24h (default maxRuntime) = $220,320.
   EXPECT_EQ(
       p.unschedulable[0].reason,
-      "namespace interns: job needs $9,180/h × 24h = $220,320 worst case; usdPerJob is $5,000");
+      "namespace interns: job needs $9,180/h × 24h = $220,320 worst case; usdPerJob is $5,000 "
+      "($215,320 over)");
 }
 
 TEST(BudgetAdmission, AnOrdinaryEightGpuJobPassesTheDefaults) {
@@ -75,9 +76,10 @@ TEST(BudgetAdmission, TwoJobsThatFitAloneButNotTogetherNeverBothLaunch) {
   const auto* u = reason_for(p, "research-a/newer-0");
   ASSERT_NE(u, nullptr);
   EXPECT_EQ(u->kind, UnschedulableKind::BudgetWait);
+  // Issue 12, item 6: it says what must free up, in numbers that stay the same from loop to loop.
   EXPECT_EQ(u->reason,
-            "namespace research-a: job needs $7.34/h but $7.34/h is already committed; usdPerHour "
-            "is $10.00/h");
+            "namespace research-a: job needs $7.34/h; it waits for $7.34/h of the namespace's "
+            "usdPerHour cap of $10.00/h to free up");
 }
 
 // One running p3.16xlarge spot node of research-a ($7.344/h), and a pending 8-GPU job there.
@@ -130,8 +132,8 @@ TEST(BudgetAdmission, TheClusterCapCountsWhatTheLedgerCommitsForNamespacesWithou
 TEST(BudgetAdmission, AGangIsRefusedWhole) {
   Policy pol;
   pol.budgets = Budgets{};
-  pol.budgets.namespaces["research-a"] = {std::nullopt, std::nullopt, std::nullopt, 20000.0,
-                                          72 * 3600};
+  pol.budgets.namespaces["research-a"] = {std::nullopt, std::nullopt, std::nullopt,
+                                          20000.0,      72 * 3600,    std::nullopt};
   Snapshot s;
   // 20 pods x 8 GPUs = 20 nodes x $7.344 = $146.88/h x 72h = $10,575.36: fits $20,000.
   // 40 pods: $293.76/h x 72h = $21,150.72: does not, and not one node may launch.
@@ -146,14 +148,14 @@ TEST(BudgetAdmission, AGangIsRefusedWhole) {
   for (const auto& u : p.unschedulable) EXPECT_EQ(u.kind, UnschedulableKind::BudgetRefused);
   EXPECT_EQ(p.unschedulable[0].reason,
             "namespace research-a: job needs $293.76/h × 72h = $21,150.72 worst case; usdPerJob is "
-            "$20,000");
+            "$20,000 ($1,150.72 over)");
 }
 
 TEST(BudgetAdmission, DeclaredRuntimeReplacesTheNamespaceDefault) {
   Policy pol;
   pol.budgets = Budgets{};
-  pol.budgets.namespaces["research-a"] = {std::nullopt, std::nullopt, std::nullopt, 100.0,
-                                          72 * 3600};
+  pol.budgets.namespaces["research-a"] = {std::nullopt, std::nullopt, std::nullopt,
+                                          100.0,        72 * 3600,    std::nullopt};
   Snapshot s;
   Pod p = job_pod("short", 0, 8);
   p.active_deadline_s = 3600 * 10;  // $7.344 x 10h = $73.44 <= $100
@@ -180,10 +182,13 @@ TEST(BudgetAdmission, DailyCapCountsSpendSoFarAndOnlyWhatIsLeftOfTheUtcDay) {
   const auto* u = reason_for(out, "research-a/train-0");
   ASSERT_NE(u, nullptr);
   EXPECT_EQ(u->kind, UnschedulableKind::BudgetWait);
-  EXPECT_EQ(
-      u->reason,
-      "namespace research-a: $2,950 spent today + $0 committed worst case + job's $88.13 before "
-      "midnight UTC = $3,038.13; usdPerDay is $3,000");
+  EXPECT_EQ(u->reason,
+            "namespace research-a: job needs $7.34/h for up to 24h; today's spend and committed "
+            "worst case leave no room for it under usdPerDay $3,000; it waits for committed work "
+            "to end or the UTC day to turn");
+  // The words do not change as the day goes on (one event, aggregated, not one per loop).
+  EXPECT_EQ(reason_for(plan(s, gpu_catalog(), pol, noon + 600), "research-a/train-0")->reason,
+            u->reason);
 
   // 23:00 UTC: one hour left today, $7.34 -> $2,957.34: launches.
   out = plan(s, gpu_catalog(), pol, parse_rfc3339("2026-11-29T23:00:00Z"));
@@ -205,7 +210,115 @@ TEST(BudgetAdmission, ClusterGpuCapWaitsWhenOnlyWhatRunsBlocksIt) {
   const auto* u = reason_for(p, "research-a/j2-0");
   ASSERT_NE(u, nullptr);
   EXPECT_EQ(u->kind, UnschedulableKind::BudgetWait);
-  EXPECT_EQ(u->reason, "cluster: job needs 8 GPUs but 16 are in use; the cluster's gpus cap is 16");
+  // GPU and node counts are charged after packing, for the plan at once (issue 12).
+  EXPECT_EQ(u->reason,
+            "cluster: the plan's new nodes reach the cluster's gpus cap of 16; the job waits for "
+            "GPUs to free up");
+}
+
+// --- Issue 12: commitment by use, not by launcher. ---
+
+// One 1-GPU type, $1/h spot.
+Catalog one_gpu_catalog() { return make_catalog({{"g1", 8000, 60 * kGi, 1, 1.0, 3.0, "T4"}}); }
+
+Pod one_gpu_pod(const std::string& name, const std::string& ns, Time created) {
+  Pod p = make_pod(name, 4000, 30 * kGi, 1, ns);
+  p.created = created;
+  return p;
+}
+
+Node gpu_node(const std::string& name, const std::string& owner, NodeState state) {
+  Node n = testing::make_node(name, 8000, 60 * kGi, "us-east-1a", state);
+  n.allocatable.gpus = 1;
+  n.managed = true;
+  n.owner_namespace = owner;
+  n.price_micros_per_hour = 1'000'000;
+  n.launched_at = 100;
+  n.labels[std::string(label::kGpuModel)] = "T4";
+  return n;
+}
+
+// The incident of issue 12: team-capped is at its $1/h cap; team-b's pod has a node in flight.
+// team-capped's older pod must not take that node (it would start there, charged to team-b,
+// and team-b's pod would launch again), and nothing else launches.
+TEST(BudgetAdmission, ARefusedPodTakesNoInFlightNodeLaunchedForAnotherNamespace) {
+  Policy pol;
+  pol.budgets = Budgets{};
+  pol.budgets.namespaces["team-capped"].usd_per_hour = 1;
+  Snapshot s;
+  s.nodes.push_back(gpu_node("own", "team-capped", NodeState::Ready));
+  Pod running = one_gpu_pod("running", "team-capped", 10);
+  running.node_name = "own";
+  running.phase = PodPhase::Running;
+  s.pods.push_back(running);
+  s.nodes.push_back(gpu_node("i-for-b", "team-b", NodeState::InFlight));
+  s.pods.push_back(one_gpu_pod("waiting", "team-capped", 150));  // older than team-b's pod
+  s.pods.push_back(one_gpu_pod("b", "team-b", 200));
+
+  const Plan p = plan(s, one_gpu_catalog(), pol, 300);
+  EXPECT_EQ(launched(p), 0);
+  EXPECT_EQ(p.placements.count("team-capped/waiting"), 0u);
+  ASSERT_EQ(p.placements.count("team-b/b"), 1u);
+  EXPECT_EQ(p.placements.at("team-b/b"), "i-for-b");
+  const auto* u = reason_for(p, "team-capped/waiting");
+  ASSERT_NE(u, nullptr);
+  EXPECT_EQ(u->kind, UnschedulableKind::BudgetWait);
+  EXPECT_EQ(u->reason,
+            "namespace team-capped: job needs $1.00/h; it waits for $1.00/h of the namespace's "
+            "usdPerHour cap of $1.00/h to free up");
+}
+
+// team-capped launched nothing, but its pod runs on team-b's node and fills it: it is committed
+// for that node's $1/h, so its next pod waits (counted by launcher, it would launch).
+TEST(BudgetAdmission, CommittedPerHourCountsUseOfOtherTeamsNodes) {
+  Policy pol;
+  pol.budgets = Budgets{};
+  pol.budgets.namespaces["team-capped"].usd_per_hour = 1.5;
+  Snapshot s;
+  s.nodes.push_back(gpu_node("b-node", "team-b", NodeState::Ready));
+  Pod running = one_gpu_pod("running", "team-capped", 10);
+  running.node_name = "b-node";
+  running.phase = PodPhase::Running;
+  s.pods.push_back(running);
+  s.pods.push_back(one_gpu_pod("next", "team-capped", 20));
+  const Plan p = plan(s, one_gpu_catalog(), pol, 300);
+  EXPECT_EQ(launched(p), 0);
+  ASSERT_NE(reason_for(p, "team-capped/next"), nullptr);
+  EXPECT_EQ(reason_for(p, "team-capped/next")->kind, UnschedulableKind::BudgetWait);
+
+  // The same pod on a node of its own team's is committed the same: by use, either way.
+  s.nodes[0].owner_namespace = "team-capped";
+  EXPECT_EQ(reason_for(plan(s, one_gpu_catalog(), pol, 300), "team-capped/next")->kind,
+            UnschedulableKind::BudgetWait);
+  // Another team's pod with the same need is not held by team-capped's use.
+  s.pods.push_back(one_gpu_pod("other", "team-b", 30));
+  EXPECT_EQ(reason_for(plan(s, one_gpu_catalog(), pol, 300), "team-b/other"), nullptr);
+}
+
+// A job that would start on free room of an existing node is charged its share of that node:
+// 2 CPUs of a node of 8 CPUs at $4/h is $1/h, over a $0.50/h cap, so it is not placed.
+TEST(BudgetAdmission, RoomOnExistingNodesIsChargedToTheJobThatTakesIt) {
+  Policy pol;
+  pol.budgets = Budgets{};
+  pol.budgets.namespaces["team-a"].usd_per_hour = 0.5;
+  Snapshot s;
+  Node n = testing::make_node("big", 8000, 64 * kGi);
+  n.managed = true;
+  n.owner_namespace = "team-b";
+  n.price_micros_per_hour = 4'000'000;
+  s.nodes.push_back(n);
+  s.pods.push_back(make_pod("small", 2000, 1 * kGi, 0, "team-a"));
+  const Plan p = plan(s, one_gpu_catalog(), pol, 0);
+  EXPECT_TRUE(p.placements.empty());
+  const auto* u = reason_for(p, "team-a/small");
+  ASSERT_NE(u, nullptr);
+  EXPECT_EQ(u->kind, UnschedulableKind::BudgetRefused);
+  EXPECT_EQ(u->reason, "namespace team-a: job needs $1.00/h; usdPerHour is $0.5/h ($0.5/h over)");
+  // With a $1/h cap it fits and is placed there, launching nothing.
+  pol.budgets.namespaces["team-a"].usd_per_hour = 1;
+  const Plan q = plan(s, one_gpu_catalog(), pol, 0);
+  EXPECT_EQ(q.placements.at("team-a/small"), "big");
+  EXPECT_EQ(launched(q), 0);
 }
 
 TEST(BudgetAdmission, DisabledBudgetsAdmitEverything) {
