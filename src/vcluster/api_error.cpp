@@ -11,6 +11,7 @@ nlohmann::json status_json(const ApiError& e, const std::string& resource,
   if (!resource.empty() || !name.empty()) {
     s["details"] = {{"name", name}, {"kind", resource}};
   }
+  for (const auto& [k, v] : e.details.items()) s["details"][k] = v;
   return s;
 }
 

@@ -13,6 +13,8 @@ class ApiError : public std::runtime_error {
       : std::runtime_error(message), code_(code), reason_(std::move(reason)) {}
   int code() const { return code_; }
   const std::string& reason() const { return reason_; }
+  // metav1.StatusDetails fields beyond name and kind ("group", "causes"), for 422 Invalid.
+  nlohmann::json details = nlohmann::json::object();
 
  private:
   int code_;

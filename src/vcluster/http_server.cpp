@@ -127,7 +127,7 @@ bool ApiHttpServer::discovery(const std::string& path, httplib::Response& res) {
     return true;
   }
   if (seg.size() == 2 && seg[0] == "api") {
-    if (auto l = api_resource_list("", seg[1])) {
+    if (auto l = api_resource_list(api_.registry(), "", seg[1])) {
       send(res, 200, *l);
     } else {
       send_error(res,
@@ -136,11 +136,11 @@ bool ApiHttpServer::discovery(const std::string& path, httplib::Response& res) {
     return true;
   }
   if (seg.size() == 1 && seg[0] == "apis") {
-    send(res, 200, api_group_list());
+    send(res, 200, api_group_list(api_.registry()));
     return true;
   }
   if (seg.size() == 2 && seg[0] == "apis") {
-    if (auto g = api_group(seg[1])) {
+    if (auto g = api_group(api_.registry(), seg[1])) {
       send(res, 200, *g);
     } else {
       send_error(res,
@@ -149,7 +149,7 @@ bool ApiHttpServer::discovery(const std::string& path, httplib::Response& res) {
     return true;
   }
   if (seg.size() == 3 && seg[0] == "apis") {
-    if (auto l = api_resource_list(seg[1], seg[2])) {
+    if (auto l = api_resource_list(api_.registry(), seg[1], seg[2])) {
       send(res, 200, *l);
     } else {
       send_error(res,
@@ -169,7 +169,7 @@ void ApiHttpServer::dispatch(const httplib::Request& req, httplib::Response& res
   if (req.method == "GET" && discovery(req.path, res)) return;
   std::optional<ApiPath> path;
   try {
-    path = parse_api_path(req.path);
+    path = parse_api_path(api_.registry(), req.path);
   } catch (const ApiError& e) {
     send_error(res, e);
     return;
@@ -184,9 +184,9 @@ void ApiHttpServer::dispatch(const httplib::Request& req, httplib::Response& res
   for (const auto& [k, v] : req.params) ar.query[k] = v;
   ar.body = req.body;
   ar.content_type = req.get_header_value("Content-Type");
+  ar.accept = req.get_header_value("Accept");
 
-  const std::string watch = ar.query.count("watch") ? ar.query["watch"] : "";
-  if (req.method == "GET" && (path->legacy_watch || watch == "true" || watch == "1")) {
+  if (req.method == "GET" && (path->legacy_watch || query_flag(ar.query, "watch"))) {
     auto w = std::make_shared<WatchRequest>();
     try {
       w->resource = path->resource;
@@ -195,7 +195,8 @@ void ApiHttpServer::dispatch(const httplib::Request& req, httplib::Response& res
       w->labels = parse_label_selector(ar.query["labelSelector"]);
       w->fields = parse_field_selector(ar.query["fieldSelector"]);
       w->resource_version = ar.query["resourceVersion"];
-      w->bookmarks = ar.query["allowWatchBookmarks"] == "true";
+      w->bookmarks = query_flag(ar.query, "allowWatchBookmarks");
+      w->present = api_.presenter(*path->resource);
       if (!ar.query["timeoutSeconds"].empty()) {
         w->timeout = std::chrono::seconds(std::stol(ar.query["timeoutSeconds"]));
       }

@@ -3,6 +3,8 @@
 #include <cstdint>
 #include <functional>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "vcluster/api_error.h"
 
@@ -113,6 +115,45 @@ nlohmann::json object_meta(std::string_view bytes) {
   return md;
 }
 
+// authorization/v1 ResourceAttributes or NonResourceAttributes: string fields by number.
+nlohmann::json string_fields(std::string_view bytes,
+                             const std::vector<std::pair<std::uint64_t, const char*>>& names) {
+  nlohmann::json out = nlohmann::json::object();
+  Reader(bytes).fields([&](std::uint64_t f, Reader& r) {
+    for (const auto& [number, name] : names) {
+      if (number == f) {
+        out[name] = std::string(r.bytes());
+        return true;
+      }
+    }
+    return false;
+  });
+  return out;
+}
+
+// SelfSubjectAccessReviewSpec (kubectl auth can-i sends the review as protobuf).
+nlohmann::json access_review_spec(std::string_view bytes) {
+  nlohmann::json spec = nlohmann::json::object();
+  Reader(bytes).fields([&](std::uint64_t f, Reader& r) {
+    if (f == 1) {
+      spec["resourceAttributes"] = string_fields(r.bytes(), {{1, "namespace"},
+                                                             {2, "verb"},
+                                                             {3, "group"},
+                                                             {4, "version"},
+                                                             {5, "resource"},
+                                                             {6, "subresource"},
+                                                             {7, "name"}});
+      return true;
+    }
+    if (f == 2) {
+      spec["nonResourceAttributes"] = string_fields(r.bytes(), {{1, "path"}, {2, "verb"}});
+      return true;
+    }
+    return false;
+  });
+  return spec;
+}
+
 }  // namespace
 
 nlohmann::json decode_protobuf_body(std::string_view body) {
@@ -139,7 +180,7 @@ nlohmann::json decode_protobuf_body(std::string_view body) {
     }
     return false;
   });
-  if (kind != "Namespace") {
+  if (kind != "Namespace" && kind != "SelfSubjectAccessReview") {
     throw ApiError(415, "UnsupportedMediaType",
                    "this virtual cluster reads protobuf bodies only for Namespaces; send " + kind +
                        " as application/json");
@@ -147,6 +188,10 @@ nlohmann::json decode_protobuf_body(std::string_view body) {
   nlohmann::json obj = {
       {"apiVersion", api_version}, {"kind", kind}, {"metadata", nlohmann::json::object()}};
   Reader(raw).fields([&](std::uint64_t f, Reader& r) {
+    if (f == 2 && kind == "SelfSubjectAccessReview") {
+      obj["spec"] = access_review_spec(r.bytes());
+      return true;
+    }
     if (f != 1) return false;
     obj["metadata"] = object_meta(r.bytes());
     return true;

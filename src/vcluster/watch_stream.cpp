@@ -17,6 +17,10 @@ std::string line(const std::string& type, const nlohmann::json& obj) {
   return nlohmann::json{{"type", type}, {"object", obj}}.dump() + "\n";
 }
 
+std::string line(const WatchRequest& w, const std::string& type, const nlohmann::json& obj) {
+  return line(type, w.present ? w.present(obj) : obj);
+}
+
 }  // namespace
 
 void stream_watch(const ObjectStore& store, const WatchRequest& w,
@@ -25,9 +29,9 @@ void stream_watch(const ObjectStore& store, const WatchRequest& w,
   const auto deadline = Clock::now() + w.timeout;
   std::uint64_t rv = 0;
   if (w.resource_version.empty() || w.resource_version == "0") {
-    auto listed = store.list(w.resource->plural, w.ns);
+    auto listed = store.list(w.resource->store_key(), w.ns);
     for (const auto& obj : listed.items) {
-      if (selected(w, obj) && !write(line("ADDED", obj))) return;
+      if (selected(w, obj) && !write(line(w, "ADDED", obj))) return;
     }
     rv = listed.resource_version;
   } else {
@@ -47,7 +51,7 @@ void stream_watch(const ObjectStore& store, const WatchRequest& w,
     std::uint64_t seen_up_to = rv;
     try {
       events = store.wait_for_events(
-          w.resource->plural, rv,
+          w.resource->store_key(), rv,
           std::chrono::duration_cast<std::chrono::milliseconds>(
               std::min<Clock::duration>(deadline - now, std::chrono::seconds(1))),
           &seen_up_to);
@@ -66,7 +70,7 @@ void stream_watch(const ObjectStore& store, const WatchRequest& w,
       } else if (!now_in) {
         continue;
       }
-      if (!write(line(type, ev.object))) return;
+      if (!write(line(w, type, ev.object))) return;
       last_sent = Clock::now();
     }
     // Every change to this resource up to seen_up_to has been sent: the stream is there now.

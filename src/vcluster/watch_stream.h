@@ -29,6 +29,9 @@ struct WatchRequest {
   bool bookmarks = false;
   std::chrono::seconds timeout{1800};
   std::chrono::seconds bookmark_interval{5};
+  // Turns a stored object into what this watch's client reads (events.k8s.io Events, the
+  // version of a custom resource); empty = as stored.
+  std::function<nlohmann::json(nlohmann::json)> present;
 };
 
 // Writes lines until the timeout, the client goes away (`write` returns false) or the store
