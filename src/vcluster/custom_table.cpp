@@ -12,8 +12,8 @@ struct Step {
   enum Kind { Field, Index, Filter } kind = Field;
   std::string field;
   std::size_t index = 0;
-  std::string filter_path;  // "type" or "a.b" after @.
-  json filter_value;
+  std::string filter_path;   // "type" or "a.b" after @.
+  std::string filter_value;  // the JSON text of the value compared with
 };
 
 std::vector<Step> parse_path(std::string p) {
@@ -40,10 +40,10 @@ std::vector<Step> parse_path(std::string p) {
         s.filter_path = expr.substr(0, eq);
         std::string v = expr.substr(eq + 2);
         if (v.size() >= 2 && (v.front() == '"' || v.front() == '\'') && v.back() == v.front()) {
-          s.filter_value = v.substr(1, v.size() - 2);
+          s.filter_value = json(v.substr(1, v.size() - 2)).dump();
         } else {
           try {
-            s.filter_value = json::parse(v);
+            s.filter_value = json::parse(v).dump();
           } catch (const json::parse_error&) {
             return {};
           }
@@ -123,7 +123,7 @@ json json_path_value(const json& obj, const std::string& path) {
       if (!at->is_array()) return nullptr;
       const json* found = nullptr;
       for (const auto& item : *at) {
-        if (json_path_value(item, "." + s.filter_path) == s.filter_value) {
+        if (json_path_value(item, "." + s.filter_path).dump() == s.filter_value) {
           found = &item;
           break;
         }
@@ -151,13 +151,13 @@ std::string human_duration(long long seconds) {
                              : fmt::format("{}h{}m", hours, minutes % 60);
   }
   if (hours < 48) return fmt::format("{}h", hours);
-  if (hours < 24 * 8) {
+  if (hours < 24LL * 8) {
     return hours % 24 == 0 ? fmt::format("{}d", hours / 24)
                            : fmt::format("{}d{}h", hours / 24, hours % 24);
   }
-  if (hours < 24 * 365 * 2) return fmt::format("{}d", hours / 24);
+  if (hours < 24LL * 365 * 2) return fmt::format("{}d", hours / 24);
   const long long days = hours / 24;
-  if (hours < 24 * 365 * 8) {
+  if (hours < 24LL * 365 * 8) {
     return days % 365 == 0 ? fmt::format("{}y", days / 365)
                            : fmt::format("{}y{}d", days / 365, days % 365);
   }

@@ -109,8 +109,9 @@ const ResourceInfo* ResourceRegistry::find(std::string_view group, std::string_v
 
 std::vector<const ResourceInfo*> ResourceRegistry::all() const {
   std::vector<const ResourceInfo*> out;
-  for (const auto& r : builtin_resources()) out.push_back(&r);
   std::shared_lock lock(mu_);
+  out.reserve(builtin_resources().size() + custom_.size() * 2);
+  for (const auto& r : builtin_resources()) out.push_back(&r);
   for (const auto& [name, versions] : custom_) {
     for (const auto& r : versions) out.push_back(r.get());
   }
@@ -119,6 +120,7 @@ std::vector<const ResourceInfo*> ResourceRegistry::all() const {
 
 void ResourceRegistry::serve(const std::string& crd_name, std::vector<ResourceInfo> versions) {
   std::vector<std::shared_ptr<const ResourceInfo>> entries;
+  entries.reserve(versions.size());
   for (auto& v : versions) entries.push_back(std::make_shared<const ResourceInfo>(std::move(v)));
   std::unique_lock lock(mu_);
   auto& slot = custom_[crd_name];

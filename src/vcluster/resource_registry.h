@@ -46,7 +46,7 @@ struct ResourceInfo {
   std::string storage;
   // Custom resources only (from their CustomResourceDefinition).
   bool custom = false;
-  nlohmann::json schema;  // openAPIV3Schema; null = anything goes
+  std::shared_ptr<const nlohmann::json> schema;  // openAPIV3Schema; null = anything goes
   std::vector<PrinterColumn> printer_columns;
   ScalePaths scale;
 
