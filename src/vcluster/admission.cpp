@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "kube/kubeconfig.h"
+#include "vcluster/admission_webhooks.h"
 #include "vcluster/api_error.h"
 #include "vcluster/custom_resources.h"
 #include "vcluster/object_meta.h"
@@ -130,6 +131,7 @@ void admit_create(const ResourceInfo& r, nlohmann::json& obj) {
     obj.erase("status");  // set by the server once the definition is established
   }
   if (r.custom) admit_custom_object(r, obj);
+  if (r.group == "admissionregistration.k8s.io") admit_webhook_configuration(r.kind, obj);
   if (r.plural == "poddisruptionbudgets") {
     const auto& spec = obj.value("spec", nlohmann::json::object());
     if (spec.contains("minAvailable") && spec.contains("maxUnavailable")) {
@@ -175,6 +177,7 @@ void admit_update(const ResourceInfo& r, const nlohmann::json& stored, nlohmann:
   if (r.plural == "secrets") default_secret(obj);
   if (r.plural == "customresourcedefinitions") admit_definition(obj);
   if (r.custom) admit_custom_object(r, obj);
+  if (r.group == "admissionregistration.k8s.io") admit_webhook_configuration(r.kind, obj);
   if (!obj["metadata"].is_object()) obj["metadata"] = nlohmann::json::object();
   if (is_terminating(stored)) {
     // As kube-apiserver: a deleting object may lose finalizers, never gain them.

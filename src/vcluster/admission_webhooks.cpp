@@ -8,6 +8,7 @@
 #include "model/error.h"
 #include "vcluster/api_error.h"
 #include "vcluster/object_meta.h"
+#include "vcluster/schema_validation.h"
 #include "vcluster/selectors.h"
 
 namespace fitscale::vcluster {
@@ -82,6 +83,67 @@ ApiError call_failed(const std::string& hook, const std::string& url, const std:
 }
 
 }  // namespace
+
+void admit_webhook_configuration(const std::string& kind, json& config) {
+  std::vector<FieldError> errors;
+  auto& hooks = config["webhooks"];
+  if (hooks.is_null()) hooks = json::array();
+  if (!hooks.is_array()) {
+    errors.push_back({"webhooks", "FieldValueInvalid", "webhooks: Invalid value: must be a list"});
+    hooks = json::array();
+  }
+  for (std::size_t i = 0; i < hooks.size(); ++i) {
+    auto& h = hooks[i];
+    const std::string at = "webhooks[" + std::to_string(i) + "]";
+    auto required = [&](const std::string& field, const std::string& why = "") {
+      errors.push_back({at + "." + field, "FieldValueRequired",
+                        at + "." + field + ": Required value" + (why.empty() ? "" : ": " + why)});
+    };
+    auto bad = [&](const std::string& field, const json& v, const std::string& why) {
+      errors.push_back({at + "." + field, "FieldValueInvalid",
+                        at + "." + field + ": Invalid value: " + v.dump() + ": " + why});
+    };
+    if (!h.is_object()) {
+      bad("", h, "must be an object");
+      continue;
+    }
+    if (h.value("name", "").empty()) required("name");
+    const std::string effects = h.value("sideEffects", "");
+    if (effects.empty()) {
+      required("sideEffects", "must specify one of None, NoneOnDryRun");
+    } else if (effects != "None" && effects != "NoneOnDryRun") {
+      errors.push_back({at + ".sideEffects", "FieldValueNotSupported",
+                        at + ".sideEffects: Unsupported value: " + json(effects).dump() +
+                            ": supported values: \"None\", \"NoneOnDryRun\""});
+    }
+    if (!listed(h.value("admissionReviewVersions", json::array()), "v1")) {
+      required("admissionReviewVersions", "must include v1 (the only version called here)");
+    }
+    const json client = h.value("clientConfig", json::object());
+    const bool has_url = client.contains("url");
+    if (has_url == client.contains("service")) {
+      required("clientConfig", "exactly one of url or service is required");
+    } else if (has_url && client["url"].is_string() &&
+               client["url"].get<std::string>().rfind("https://", 0) != 0) {
+      bad("clientConfig.url", client["url"], "'https' is the only allowed URL scheme");
+    }
+    const json timeout = h.value("timeoutSeconds", json(10));
+    if (!timeout.is_number_integer() || timeout.get<long>() < 1 || timeout.get<long>() > 30) {
+      bad("timeoutSeconds", timeout, "the timeout value must be between 1 and 30 seconds");
+    }
+    if (!h.contains("failurePolicy")) h["failurePolicy"] = "Fail";
+    if (!h.contains("timeoutSeconds")) h["timeoutSeconds"] = 10;
+    if (!h.contains("matchPolicy")) h["matchPolicy"] = "Equivalent";
+    if (!h.contains("namespaceSelector")) h["namespaceSelector"] = json::object();
+    if (!h.contains("objectSelector")) h["objectSelector"] = json::object();
+    if (kind == "MutatingWebhookConfiguration" && !h.contains("reinvocationPolicy")) {
+      h["reinvocationPolicy"] = "Never";
+    }
+  }
+  if (!errors.empty()) {
+    throw invalid_error(kind, "admissionregistration.k8s.io", name_of(config), errors);
+  }
+}
 
 WebhookPost https_webhook_post() {
   return [](const std::string& url, const std::string& ca_pem, const std::string& body,

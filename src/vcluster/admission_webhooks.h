@@ -35,6 +35,13 @@ using WebhookPost = std::function<HttpResponse(const std::string& url, const std
                                                const std::string& body, long timeout_s)>;
 WebhookPost https_webhook_post();  // libcurl, through ApiClient
 
+// On create and update of a Mutating- or ValidatingWebhookConfiguration: the v1 defaults
+// (failurePolicy Fail, timeoutSeconds 10, empty selectors, matchPolicy Equivalent) and the
+// checks kube-apiserver makes (name, sideEffects None/NoneOnDryRun, admissionReviewVersions with
+// v1, exactly one of clientConfig.url and .service, an https URL, timeoutSeconds 1..30).
+// Throws ApiError 422 naming the fields.
+void admit_webhook_configuration(const std::string& kind, nlohmann::json& config);
+
 class AdmissionWebhooks {
  public:
   AdmissionWebhooks(const ObjectStore& store, WebhookPost post);

@@ -11,25 +11,6 @@ namespace {
 
 using nlohmann::json;
 
-// 422 Invalid in kube-apiserver's words: `Kind.group "name" is invalid: field: detail` (several
-// causes in brackets), with one details.causes entry per field.
-ApiError invalid(const std::string& kind, const std::string& group, const std::string& name,
-                 const std::vector<FieldError>& errors) {
-  std::string listed;
-  json causes = json::array();
-  for (const auto& e : errors) {
-    listed += (listed.empty() ? "" : ", ") + e.message;
-    const std::string detail =
-        e.message.size() > e.field.size() + 2 ? e.message.substr(e.field.size() + 2) : e.message;
-    causes.push_back({{"reason", e.reason}, {"message", detail}, {"field", e.field}});
-  }
-  if (errors.size() > 1) listed = "[" + listed + "]";
-  const std::string qualified = group.empty() ? kind : kind + "." + group;
-  ApiError err(422, "Invalid", qualified + " \"" + name + "\" is invalid: " + listed);
-  err.details = {{"group", group}, {"kind", kind}, {"name", name}, {"causes", causes}};
-  return err;
-}
-
 std::string json_string(const json& obj, const char* key) {
   auto it = obj.find(key);
   return it != obj.end() && it->is_string() ? it->get<std::string>() : "";
@@ -156,7 +137,7 @@ void admit_definition(json& crd) {
     }
   }
   if (!errors.empty()) {
-    throw invalid("CustomResourceDefinition", "apiextensions.k8s.io", name_of(crd), errors);
+    throw invalid_error("CustomResourceDefinition", "apiextensions.k8s.io", name_of(crd), errors);
   }
 }
 
@@ -246,7 +227,7 @@ void withdraw_definition(ObjectStore& store, ResourceRegistry& registry, const j
 void admit_custom_object(const ResourceInfo& r, json& obj) {
   if (!r.schema) return;
   auto errors = validate_custom_object(*r.schema, obj);
-  if (!errors.empty()) throw invalid(r.kind, r.group, name_of(obj), errors);
+  if (!errors.empty()) throw invalid_error(r.kind, r.group, name_of(obj), errors);
 }
 
 }  // namespace fitscale::vcluster

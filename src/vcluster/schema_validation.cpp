@@ -2,6 +2,8 @@
 
 #include <regex>
 
+#include "vcluster/api_error.h"
+
 namespace fitscale::vcluster {
 namespace {
 
@@ -175,6 +177,25 @@ class Validator {
 };
 
 }  // namespace
+
+// 422 Invalid in kube-apiserver's words: `Kind.group "name" is invalid: field: detail` (several
+// causes in brackets), with one details.causes entry per field.
+ApiError invalid_error(const std::string& kind, const std::string& group, const std::string& name,
+                       const std::vector<FieldError>& errors) {
+  std::string listed;
+  json causes = json::array();
+  for (const auto& e : errors) {
+    listed += (listed.empty() ? "" : ", ") + e.message;
+    const std::string detail =
+        e.message.size() > e.field.size() + 2 ? e.message.substr(e.field.size() + 2) : e.message;
+    causes.push_back({{"reason", e.reason}, {"message", detail}, {"field", e.field}});
+  }
+  if (errors.size() > 1) listed = "[" + listed + "]";
+  const std::string qualified = group.empty() ? kind : kind + "." + group;
+  ApiError err(422, "Invalid", qualified + " \"" + name + "\" is invalid: " + listed);
+  err.details = {{"group", group}, {"kind", kind}, {"name", name}, {"causes", causes}};
+  return err;
+}
 
 std::vector<FieldError> validate_custom_object(const nlohmann::json& schema, nlohmann::json& obj) {
   if (schema.is_null()) return {};

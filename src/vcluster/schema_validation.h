@@ -8,6 +8,8 @@
 #include <string>
 #include <vector>
 
+#include "vcluster/api_error.h"
+
 namespace fitscale::vcluster {
 
 struct FieldError {
@@ -15,6 +17,11 @@ struct FieldError {
   std::string reason;   // FieldValueInvalid, FieldValueRequired, FieldValueNotSupported, ...
   std::string message;  // "spec.replicas: Invalid value: ...", the way kube-apiserver words it
 };
+
+// 422 Invalid in kube-apiserver's words for `Kind.group "name"` (group "" for the core group),
+// one details.causes entry per field.
+ApiError invalid_error(const std::string& kind, const std::string& group, const std::string& name,
+                       const std::vector<FieldError>& errors);
 
 // Prunes, defaults and validates a whole custom object (apiVersion, kind and metadata at the
 // root are the server's and left alone). A null schema accepts anything.

@@ -171,12 +171,12 @@ def run(c, url, ca_bundle, wrong_bundle):
     r = create(c, pod("tls", "open", {"probe": "tls"}), check=False)
     assert r.returncode != 0 and 'failed calling webhook "untrusted.example.com"' in r.stderr, \
         r.stderr
-    # failurePolicy Ignore goes on without an unreachable webhook.
-    c.apply(config("ValidatingWebhookConfiguration", "untrusted",
-                   hook("untrusted.example.com", {"url": url + "/validate",
-                                                  "caBundle": wrong_bundle},
-                        failure_policy="Ignore",
-                        objectSelector={"matchLabels": {"probe": "tls"}})))
+    # failurePolicy Ignore goes on without an unreachable webhook. (replace, not apply: a
+    # strategic merge patch of the webhooks list is merged by name only once patch.cpp does it.)
+    c.kubectl("replace", "--validate=false", "-f", "-", stdin=json.dumps(
+        config("ValidatingWebhookConfiguration", "untrusted",
+               hook("untrusted.example.com", {"url": url + "/validate", "caBundle": wrong_bundle},
+                    failure_policy="Ignore", objectSelector={"matchLabels": {"probe": "tls"}}))))
     create(c, pod("tls", "open", {"probe": "tls"}))
     # A Service reference cannot be reached here, and the error says so.
     c.apply(config("ValidatingWebhookConfiguration", "service",

@@ -446,6 +446,26 @@ TEST_F(CrdApi, ValidatingWebhookRefusalAndFailurePolicy) {
   EXPECT_EQ(call("POST", "/api/v1/namespaces/g/pods", pod("q")).status, 201);
 }
 
+TEST_F(CrdApi, WebhookConfigurationsAreCheckedAndDefaulted) {
+  const std::string path = "/apis/admissionregistration.k8s.io/v1/validatingwebhookconfigurations";
+  auto hook = pod_hook("h.example.io");
+  hook["clientConfig"]["url"] = "http://127.0.0.1:9/x";
+  hook.erase("sideEffects");
+  auto r = call("POST", path, webhook_config("ValidatingWebhookConfiguration", hook));
+  EXPECT_EQ(r.status, 422);
+  const std::string message = r.body["message"];
+  EXPECT_NE(message.find("webhooks[0].clientConfig.url: Invalid value: \"http://127.0.0.1:9/x\": "
+                         "'https' is the only allowed URL scheme"),
+            std::string::npos)
+      << message;
+  EXPECT_NE(message.find("webhooks[0].sideEffects: Required value"), std::string::npos) << message;
+  r = call("POST", path,
+           webhook_config("ValidatingWebhookConfiguration", pod_hook("h.example.io")));
+  ASSERT_EQ(r.status, 201) << r.body.dump();
+  EXPECT_EQ(r.body["webhooks"][0]["failurePolicy"], "Fail");
+  EXPECT_EQ(r.body["webhooks"][0]["timeoutSeconds"], 10);
+}
+
 TEST(CustomTable, JsonPathAndAges) {
   json obj = {
       {"status",
