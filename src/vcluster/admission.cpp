@@ -1,6 +1,11 @@
 #include "vcluster/admission.h"
 
+#include <algorithm>
+
+#include "kube/kubeconfig.h"
+#include "vcluster/admission_webhooks.h"
 #include "vcluster/api_error.h"
+#include "vcluster/custom_resources.h"
 #include "vcluster/object_meta.h"
 
 namespace fitscale::vcluster {
@@ -10,11 +15,44 @@ ApiError invalid(const ResourceInfo& r, const nlohmann::json& obj, const std::st
   return ApiError(422, "Invalid", r.kind + " \"" + name_of(obj) + "\" is invalid: " + why);
 }
 
-bool has_status_subresource(const ResourceInfo& r) {
-  for (const auto& s : r.subresources) {
-    if (s == "status") return true;
+bool has_status_subresource(const ResourceInfo& r) { return r.has_subresource("status"); }
+
+// stringData is a write-only convenience: merged into data (base64) and never stored.
+void default_secret(nlohmann::json& secret) {
+  if (!secret.contains("type")) secret["type"] = "Opaque";
+  auto it = secret.find("stringData");
+  if (it == secret.end()) return;
+  if (it->is_object()) {
+    auto& data = secret["data"];
+    if (!data.is_object()) data = nlohmann::json::object();
+    for (const auto& [k, v] : it->items()) {
+      if (v.is_string()) data[k] = encode_base64(v.get<std::string>());
+    }
   }
-  return false;
+  secret.erase("stringData");
+}
+
+// The parts of an object whose change is a new generation: all but metadata, and all but
+// status when status has its own endpoint.
+nlohmann::json generation_relevant(const ResourceInfo& r, nlohmann::json obj) {
+  if (!obj.is_object()) return obj;
+  obj.erase("metadata");
+  obj.erase("kind");
+  obj.erase("apiVersion");
+  if (has_status_subresource(r)) obj.erase("status");
+  return obj;
+}
+
+std::vector<std::string> finalizers_of(const nlohmann::json& obj) {
+  std::vector<std::string> out;
+  auto md = obj.find("metadata");
+  if (md == obj.end() || !md->is_object()) return out;
+  auto f = md->find("finalizers");
+  if (f == md->end() || !f->is_array()) return out;
+  for (const auto& s : *f) {
+    if (s.is_string()) out.push_back(s.get<std::string>());
+  }
+  return out;
 }
 
 void default_pod(const ResourceInfo& r, nlohmann::json& pod) {
@@ -31,6 +69,7 @@ void default_pod(const ResourceInfo& r, nlohmann::json& pod) {
 }
 
 void default_node(nlohmann::json& node) {
+  if (!node["spec"].is_object()) node["spec"] = nlohmann::json::object();
   auto& status = node["status"];
   if (!status.is_object()) status = nlohmann::json::object();
   if (!status.contains("conditions")) {
@@ -86,6 +125,13 @@ void admit_create(const ResourceInfo& r, nlohmann::json& obj) {
   if (r.plural == "nodes") default_node(obj);
   if (r.plural == "jobs") default_job(r, obj);
   if (r.plural == "namespaces") obj["status"] = {{"phase", "Active"}};
+  if (r.plural == "secrets") default_secret(obj);
+  if (r.plural == "customresourcedefinitions") {
+    admit_definition(obj);
+    obj.erase("status");  // set by the server once the definition is established
+  }
+  if (r.custom) admit_custom_object(r, obj);
+  if (r.group == "admissionregistration.k8s.io") admit_webhook_configuration(r.kind, obj);
   if (r.plural == "poddisruptionbudgets") {
     const auto& spec = obj.value("spec", nlohmann::json::object());
     if (spec.contains("minAvailable") && spec.contains("maxUnavailable")) {
@@ -124,9 +170,45 @@ void admit_update(const ResourceInfo& r, const nlohmann::json& stored, nlohmann:
     obj = stored;
     obj["status"] = status;
     if (!rv.empty()) obj["metadata"]["resourceVersion"] = rv;
+    if (r.custom) admit_custom_object(r, obj);
     return;
   }
   if (has_status_subresource(r) && stored.contains("status")) obj["status"] = stored["status"];
+  if (r.plural == "secrets") default_secret(obj);
+  if (r.plural == "customresourcedefinitions") admit_definition(obj);
+  if (r.custom) admit_custom_object(r, obj);
+  if (r.group == "admissionregistration.k8s.io") admit_webhook_configuration(r.kind, obj);
+  if (!obj["metadata"].is_object()) obj["metadata"] = nlohmann::json::object();
+  if (is_terminating(stored)) {
+    // As kube-apiserver: a deleting object may lose finalizers, never gain them.
+    const auto before = finalizers_of(stored);
+    std::string added;
+    for (const auto& f : finalizers_of(obj)) {
+      if (std::find(before.begin(), before.end(), f) == before.end()) {
+        added += (added.empty() ? "\"" : ", \"") + f + "\"";
+      }
+    }
+    if (!added.empty()) {
+      throw invalid(r, obj,
+                    "metadata.finalizers: Forbidden: no new finalizers can be added if the "
+                    "object is being deleted, found new finalizers []string{" +
+                        added + "}");
+    }
+  }
+  // metadata.generation is the server's: one more for every change of the desired state.
+  const auto* md = stored.contains("metadata") ? &stored["metadata"] : nullptr;
+  const long long generation =
+      md && md->contains("generation") && (*md)["generation"].is_number_integer()
+          ? (*md)["generation"].get<long long>()
+          : 1;
+  obj["metadata"]["generation"] =
+      generation_relevant(r, stored) == generation_relevant(r, obj) ? generation : generation + 1;
 }
+
+bool finalized(const nlohmann::json& obj) {
+  return is_terminating(obj) && finalizers_of(obj).empty();
+}
+
+bool has_finalizers(const nlohmann::json& obj) { return !finalizers_of(obj).empty(); }
 
 }  // namespace fitscale::vcluster

@@ -16,7 +16,14 @@ void admit_create(const ResourceInfo& r, nlohmann::json& obj);
 bool admit_created(const ResourceInfo& r, nlohmann::json& obj);
 // Before an update through the main resource (`status_only` false) or the status subresource:
 // keeps what that endpoint may not change.
+// Through the main resource, metadata.generation goes up when anything but metadata (and status,
+// for kinds with a status subresource) changed; a deleting object cannot gain finalizers.
 void admit_update(const ResourceInfo& r, const nlohmann::json& stored, nlohmann::json& obj,
                   bool status_only);
+
+// Deletion of an object with finalizers only sets its deletionTimestamp; once an update has
+// removed the last finalizer of such an object (`finalized`), the server deletes it.
+bool has_finalizers(const nlohmann::json& obj);
+bool finalized(const nlohmann::json& obj);
 
 }  // namespace fitscale::vcluster

@@ -11,7 +11,8 @@ nlohmann::json status_json(const ApiError& e, const std::string& resource,
   if (!resource.empty() || !name.empty()) {
     s["details"] = {{"name", name}, {"kind", resource}};
   }
-  if (!e.causes().empty()) s["details"]["causes"] = e.causes();
+  for (const auto& [k, v] : e.details.items()) s["details"][k] = v;
+  for (const auto& c : e.causes()) s["details"]["causes"].push_back(c);
   return s;
 }
 

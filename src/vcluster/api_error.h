@@ -20,6 +20,8 @@ class ApiError : public std::runtime_error {
     return *this;
   }
   const nlohmann::json& causes() const { return causes_; }
+  // metav1.StatusDetails fields beyond name and kind ("group", "causes"), for 422 Invalid.
+  nlohmann::json details = nlohmann::json::object();
 
  private:
   int code_;

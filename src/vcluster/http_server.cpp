@@ -142,7 +142,7 @@ bool ApiHttpServer::discovery(const std::string& path, httplib::Response& res) {
     return true;
   }
   if (seg.size() == 2 && seg[0] == "api") {
-    if (auto l = api_resource_list("", seg[1])) {
+    if (auto l = api_resource_list(api_.registry(), "", seg[1])) {
       send(res, 200, *l);
     } else {
       send_error(res,
@@ -151,11 +151,11 @@ bool ApiHttpServer::discovery(const std::string& path, httplib::Response& res) {
     return true;
   }
   if (seg.size() == 1 && seg[0] == "apis") {
-    send(res, 200, api_group_list());
+    send(res, 200, api_group_list(api_.registry()));
     return true;
   }
   if (seg.size() == 2 && seg[0] == "apis") {
-    if (auto g = api_group(seg[1])) {
+    if (auto g = api_group(api_.registry(), seg[1])) {
       send(res, 200, *g);
     } else {
       send_error(res,
@@ -164,7 +164,7 @@ bool ApiHttpServer::discovery(const std::string& path, httplib::Response& res) {
     return true;
   }
   if (seg.size() == 3 && seg[0] == "apis") {
-    if (auto l = api_resource_list(seg[1], seg[2])) {
+    if (auto l = api_resource_list(api_.registry(), seg[1], seg[2])) {
       send(res, 200, *l);
     } else {
       send_error(res,
@@ -190,7 +190,7 @@ void ApiHttpServer::dispatch(const httplib::Request& req, httplib::Response& res
   if (req.method == "GET" && discovery(req.path, res)) return;
   std::optional<ApiPath> path;
   try {
-    path = parse_api_path(req.path);
+    path = parse_api_path(api_.registry(), req.path);
   } catch (const ApiError& e) {
     send_error(res, e);
     return;
@@ -207,10 +207,7 @@ void ApiHttpServer::dispatch(const httplib::Request& req, httplib::Response& res
   ar.content_type = req.get_header_value("Content-Type");
   ar.accept = req.get_header_value("Accept");
 
-  const std::string watch = ar.query.count("watch") ? ar.query["watch"] : "";
-  // As apimachinery reads booleans: the Python client sends watch=True.
-  const bool watching = !watch.empty() && watch != "0" && watch != "false" && watch != "False";
-  if (req.method == "GET" && (path->legacy_watch || watching)) {
+  if (req.method == "GET" && (path->legacy_watch || query_flag(ar.query, "watch"))) {
     auto w = std::make_shared<WatchRequest>();
     try {
       w->resource = path->resource;
@@ -219,6 +216,7 @@ void ApiHttpServer::dispatch(const httplib::Request& req, httplib::Response& res
       w->labels = parse_label_selector(ar.query["labelSelector"]);
       w->fields = parse_field_selector(ar.query["fieldSelector"]);
       read_watch_options(ar.query, *w);
+      w->present = api_.presenter(*path->resource);
     } catch (const ApiError& e) {
       send_error(res, e);
       return;

@@ -1,82 +1,142 @@
 #include "vcluster/resource_registry.h"
 
+#include <mutex>
 #include <stdexcept>
 
 namespace fitscale::vcluster {
+namespace {
 
-const std::vector<ResourceInfo>& served_resources() {
-  // Immutable table (no mutable state), built once.
-  static const std::vector<ResourceInfo> kResources = {
-      {"", "v1", "namespaces", "namespace", "Namespace", false, {"ns"}, {"status"}},
-      {"", "v1", "nodes", "node", "Node", false, {"no"}, {"status"}},
-      {"", "v1", "pods", "pod", "Pod", true, {"po"}, {"status", "eviction", "binding", "log"}},
-      {"", "v1", "events", "event", "Event", true, {"ev"}, {}},
-      {"coordination.k8s.io", "v1", "leases", "lease", "Lease", true, {}, {}},
-      {"policy",
-       "v1",
-       "poddisruptionbudgets",
-       "poddisruptionbudget",
-       "PodDisruptionBudget",
-       true,
-       {"pdb"},
-       {"status"}},
-      {"batch", "v1", "jobs", "job", "Job", true, {}, {"status"}},
-      {"scheduling.k8s.io",
-       "v1",
-       "priorityclasses",
-       "priorityclass",
-       "PriorityClass",
-       false,
-       {"pc"},
-       {}},
+ResourceInfo builtin(std::string group, std::string plural, std::string singular, std::string kind,
+                     bool namespaced, std::vector<std::string> short_names = {},
+                     std::vector<std::string> subresources = {},
+                     std::vector<std::string> categories = {}) {
+  ResourceInfo r;
+  r.group = std::move(group);
+  r.version = "v1";
+  r.plural = std::move(plural);
+  r.singular = std::move(singular);
+  r.kind = std::move(kind);
+  r.namespaced = namespaced;
+  r.short_names = std::move(short_names);
+  r.subresources = std::move(subresources);
+  r.categories = std::move(categories);
+  return r;
+}
+
+std::vector<ResourceInfo> make_builtins() {
+  const std::string rbac = "rbac.authorization.k8s.io";
+  const std::string webhooks = "admissionregistration.k8s.io";
+  std::vector<ResourceInfo> t = {
+      builtin("", "namespaces", "namespace", "Namespace", false, {"ns"}, {"status"}),
+      builtin("", "nodes", "node", "Node", false, {"no"}, {"status"}),
+      builtin("", "pods", "pod", "Pod", true, {"po"}, {"status", "eviction", "binding", "log"},
+              {"all"}),
+      builtin("", "events", "event", "Event", true, {"ev"}),
+      builtin("coordination.k8s.io", "leases", "lease", "Lease", true),
+      builtin("policy", "poddisruptionbudgets", "poddisruptionbudget", "PodDisruptionBudget", true,
+              {"pdb"}, {"status"}),
+      builtin("batch", "jobs", "job", "Job", true, {}, {"status"}, {"all"}),
+      builtin("scheduling.k8s.io", "priorityclasses", "priorityclass", "PriorityClass", false,
+              {"pc"}),
       // Stored as plain objects so fitscale's own install manifests (deploy/manifests) can be
       // applied and dry-run against the virtual cluster (tests/e2e/test_deploy.py).
-      {"", "v1", "configmaps", "configmap", "ConfigMap", true, {"cm"}, {}},
-      {"", "v1", "services", "service", "Service", true, {"svc"}, {}},
-      {"", "v1", "serviceaccounts", "serviceaccount", "ServiceAccount", true, {"sa"}, {}},
-      {"apps", "v1", "deployments", "deployment", "Deployment", true, {"deploy"}, {}},
-      {"rbac.authorization.k8s.io",
-       "v1",
-       "clusterroles",
-       "clusterrole",
-       "ClusterRole",
-       false,
-       {},
-       {}},
-      {"rbac.authorization.k8s.io",
-       "v1",
-       "clusterrolebindings",
-       "clusterrolebinding",
-       "ClusterRoleBinding",
-       false,
-       {},
-       {}},
-      {"rbac.authorization.k8s.io", "v1", "roles", "role", "Role", true, {}, {}},
-      {"rbac.authorization.k8s.io",
-       "v1",
-       "rolebindings",
-       "rolebinding",
-       "RoleBinding",
-       true,
-       {},
-       {}},
+      builtin("", "configmaps", "configmap", "ConfigMap", true, {"cm"}),
+      builtin("", "secrets", "secret", "Secret", true),
+      builtin("", "services", "service", "Service", true, {"svc"}, {}, {"all"}),
+      builtin("", "serviceaccounts", "serviceaccount", "ServiceAccount", true, {"sa"}),
+      builtin("apps", "deployments", "deployment", "Deployment", true, {"deploy"}, {}, {"all"}),
+      builtin(rbac, "clusterroles", "clusterrole", "ClusterRole", false),
+      builtin(rbac, "clusterrolebindings", "clusterrolebinding", "ClusterRoleBinding", false),
+      builtin(rbac, "roles", "role", "Role", true),
+      builtin(rbac, "rolebindings", "rolebinding", "RoleBinding", true),
+      builtin("apiextensions.k8s.io", "customresourcedefinitions", "customresourcedefinition",
+              "CustomResourceDefinition", false, {"crd", "crds"}, {"status"}, {"api-extensions"}),
+      builtin(webhooks, "mutatingwebhookconfigurations", "mutatingwebhookconfiguration",
+              "MutatingWebhookConfiguration", false, {}, {}, {"api-extensions"}),
+      builtin(webhooks, "validatingwebhookconfigurations", "validatingwebhookconfiguration",
+              "ValidatingWebhookConfiguration", false, {}, {}, {"api-extensions"}),
   };
+  // events.k8s.io/v1 Events are the core Events, converted (event_conversion.h).
+  auto events = builtin("events.k8s.io", "events", "event", "Event", true, {"ev"});
+  events.storage = "events";
+  t.push_back(events);
+  // Answered, never stored (access_review.h).
+  auto review = builtin("authorization.k8s.io", "selfsubjectaccessreviews",
+                        "selfsubjectaccessreview", "SelfSubjectAccessReview", false);
+  review.verbs = {"create"};
+  t.push_back(review);
+  return t;
+}
+
+}  // namespace
+
+bool ResourceInfo::has_subresource(std::string_view sub) const {
+  for (const auto& s : subresources) {
+    if (s == sub) return true;
+  }
+  return false;
+}
+
+const std::vector<ResourceInfo>& builtin_resources() {
+  // Immutable table (no mutable state), built once.
+  static const std::vector<ResourceInfo> kResources = make_builtins();
   return kResources;
 }
 
-const ResourceInfo* find_resource(std::string_view group, std::string_view version,
-                                  std::string_view plural) {
-  for (const auto& r : served_resources()) {
+const ResourceInfo* find_builtin(std::string_view group, std::string_view version,
+                                 std::string_view plural) {
+  for (const auto& r : builtin_resources()) {
     if (r.group == group && r.version == version && r.plural == plural) return &r;
   }
   return nullptr;
 }
 
 const ResourceInfo& resource_by_plural(std::string_view plural) {
-  for (const auto& r : served_resources()) {
+  for (const auto& r : builtin_resources()) {
     if (r.plural == plural) return r;
   }
   throw std::out_of_range("no served resource " + std::string(plural));
+}
+
+const ResourceInfo* ResourceRegistry::find(std::string_view group, std::string_view version,
+                                           std::string_view plural) const {
+  if (const auto* r = find_builtin(group, version, plural)) return r;
+  std::shared_lock lock(mu_);
+  for (const auto& [name, versions] : custom_) {
+    for (const auto& r : versions) {
+      if (r->group == group && r->version == version && r->plural == plural) return r.get();
+    }
+  }
+  return nullptr;
+}
+
+std::vector<const ResourceInfo*> ResourceRegistry::all() const {
+  std::vector<const ResourceInfo*> out;
+  std::shared_lock lock(mu_);
+  out.reserve(builtin_resources().size() + custom_.size() * 2);
+  for (const auto& r : builtin_resources()) out.push_back(&r);
+  for (const auto& [name, versions] : custom_) {
+    for (const auto& r : versions) out.push_back(r.get());
+  }
+  return out;
+}
+
+void ResourceRegistry::serve(const std::string& crd_name, std::vector<ResourceInfo> versions) {
+  std::vector<std::shared_ptr<const ResourceInfo>> entries;
+  entries.reserve(versions.size());
+  for (auto& v : versions) entries.push_back(std::make_shared<const ResourceInfo>(std::move(v)));
+  std::unique_lock lock(mu_);
+  auto& slot = custom_[crd_name];
+  for (auto& old : slot) retired_.push_back(std::move(old));
+  slot = std::move(entries);
+}
+
+void ResourceRegistry::withdraw(const std::string& crd_name) {
+  std::unique_lock lock(mu_);
+  auto it = custom_.find(crd_name);
+  if (it == custom_.end()) return;
+  for (auto& old : it->second) retired_.push_back(std::move(old));
+  custom_.erase(it);
 }
 
 }  // namespace fitscale::vcluster

@@ -2,6 +2,7 @@
 // The Kubernetes REST semantics of the virtual cluster, independent of the HTTP library:
 // a request (method, path, query, body) in, a status code and JSON body out. Watches are
 // streamed by watch_stream.h; this file answers everything else.
+#include <functional>
 #include <map>
 #include <mutex>
 #include <nlohmann/json.hpp>
@@ -10,6 +11,7 @@
 #include <vector>
 
 #include "controller/interfaces.h"
+#include "vcluster/admission_webhooks.h"
 #include "vcluster/object_store.h"
 #include "vcluster/resource_registry.h"
 
@@ -28,7 +30,12 @@ std::vector<std::string> split_path(const std::string& path);
 
 // nullopt when `path` is not a resource path (discovery documents are answered elsewhere).
 // Throws ApiError 404 for an unknown resource.
-std::optional<ApiPath> parse_api_path(const std::string& path);
+std::optional<ApiPath> parse_api_path(const ResourceRegistry& registry, const std::string& path);
+std::optional<ApiPath> parse_api_path(const std::string& path);  // built-in kinds only
+
+// A boolean query parameter as apimachinery reads one: absent, "0" or "false" (any case) is
+// false, anything else (also "True", "1" and an empty value) true.
+bool query_flag(const std::map<std::string, std::string>& query, const std::string& key);
 
 struct ApiRequest {
   std::string method;  // GET POST PUT PATCH DELETE
@@ -56,9 +63,16 @@ struct ApiResponse {
 
 class RestApi {
  public:
-  RestApi(ObjectStore& store, const Clock& clock);
+  // `webhooks` POSTs admission reviews (https_webhook_post() by default; tests pass a fake).
+  RestApi(ObjectStore& store, const Clock& clock, WebhookPost webhooks = https_webhook_post());
   // Never throws: errors come back as metav1.Status with their code.
   ApiResponse handle(const ApiRequest& request);
+  // The served resources: built-in kinds and established CustomResourceDefinitions.
+  const ResourceRegistry& registry() const { return registry_; }
+  // Stored object -> what a client of `r` reads (for watches of converted resources).
+  std::function<nlohmann::json(nlohmann::json)> presenter(const ResourceInfo& r) const {
+    return [this, &r](nlohmann::json obj) { return to_client(r, std::move(obj)); };
+  }
 
  private:
   ApiResponse get_or_list(const ApiRequest& req);
@@ -71,12 +85,26 @@ class RestApi {
   ApiResponse evict(const ApiRequest& req);
   ApiResponse bind(const ApiRequest& req);
   ApiResponse pod_log(const ApiRequest& req);
+  ApiResponse get_scale(const ApiRequest& req);
+  ApiResponse update_scale(const ApiRequest& req);
   nlohmann::json delete_object(const ResourceInfo& r, const std::string& ns,
-                               const std::string& name, std::optional<long> grace_seconds);
+                               const std::string& name, std::optional<long> grace_seconds,
+                               bool dry_run = false);
+  // Stores an update of `stored` (replace and patch): webhooks, dry run, finalizers, and a
+  // definition's new resources. Throws Conflict when `stored` is no longer current.
+  nlohmann::json write_update(const ApiRequest& req, const nlohmann::json& stored,
+                              nlohmann::json next);
   void ensure_namespace(const std::string& ns);
+  // Converts between what the client sent or reads and what the store keeps (events.k8s.io
+  // Events are core Events; a custom object is read at the version asked for).
+  nlohmann::json to_storage(const ResourceInfo& r, nlohmann::json obj) const;
+  nlohmann::json to_client(const ResourceInfo& r, nlohmann::json obj) const;
+  void serve_definition(const nlohmann::json& crd);
 
   ObjectStore& store_;
   const Clock& clock_;
+  ResourceRegistry registry_;
+  AdmissionWebhooks webhooks_;
   std::mutex eviction_mu_;  // one eviction at a time: the budget check and the decrement are atomic
 };
 

@@ -49,6 +49,10 @@ ApiError invalid_list_options(const std::string& field, const std::string& messa
   return e;
 }
 
+std::string line(const WatchRequest& w, const std::string& type, const nlohmann::json& obj) {
+  return line(type, w.present ? w.present(obj) : obj);
+}
+
 }  // namespace
 
 void read_watch_options(const std::map<std::string, std::string>& query, WatchRequest& w) {
@@ -94,9 +98,9 @@ void stream_watch(const ObjectStore& store, const WatchRequest& w,
       !w.send_initial_events && (w.resource_version.empty() || w.resource_version == "0");
   if (w.send_initial_events.value_or(false) || legacy_initial) {
     // NotOlderThan any given version: the current state is at least as new as it.
-    auto listed = store.list(w.resource->plural, w.ns);
+    auto listed = store.list(w.resource->store_key(), w.ns);
     for (const auto& obj : listed.items) {
-      if (selected(w, obj) && !write(line("ADDED", obj))) return;
+      if (selected(w, obj) && !write(line(w, "ADDED", obj))) return;
     }
     rv = listed.resource_version;
     if (w.send_initial_events && !write(line("BOOKMARK", bookmark(w, rv, true)))) return;
@@ -119,7 +123,7 @@ void stream_watch(const ObjectStore& store, const WatchRequest& w,
     std::uint64_t seen_up_to = rv;
     try {
       events = store.wait_for_events(
-          w.resource->plural, rv,
+          w.resource->store_key(), rv,
           std::chrono::duration_cast<std::chrono::milliseconds>(
               std::min<Clock::duration>(deadline - now, std::chrono::seconds(1))),
           &seen_up_to);
@@ -138,7 +142,7 @@ void stream_watch(const ObjectStore& store, const WatchRequest& w,
       } else if (!now_in) {
         continue;
       }
-      if (!write(line(type, ev.object))) return;
+      if (!write(line(w, type, ev.object))) return;
       last_sent = Clock::now();
     }
     // Every change to this resource up to seen_up_to has been sent: the stream is there now.

@@ -34,6 +34,9 @@ struct WatchRequest {
   std::optional<bool> send_initial_events;
   std::chrono::seconds timeout{1800};
   std::chrono::seconds bookmark_interval{5};
+  // Turns a stored object into what this watch's client reads (events.k8s.io Events, the
+  // version of a custom resource); empty = as stored.
+  std::function<nlohmann::json(nlohmann::json)> present;
 };
 
 // The watch parameters of a query (watch, resourceVersion, resourceVersionMatch,
