@@ -151,7 +151,7 @@ ApiResponse RestApi::get_or_list(const ApiRequest& req) {
                           clock_.now(), query_value(req, "includeObject"))};
   }
   auto labels = parse_label_selector(query_value(req, "labelSelector"));
-  auto fields = parse_field_selector(query_value(req, "fieldSelector"));
+  auto fields = parse_field_selector_for(r.plural, query_value(req, "fieldSelector"));
   auto listed = store_.list(r.plural, req.path.ns);
   std::vector<nlohmann::json> items;
   for (auto& obj : listed.items) {
@@ -344,7 +344,7 @@ ApiResponse RestApi::remove(const ApiRequest& req) {
 ApiResponse RestApi::remove_collection(const ApiRequest& req) {
   const auto& r = *req.path.resource;
   auto labels = parse_label_selector(query_value(req, "labelSelector"));
-  auto fields = parse_field_selector(query_value(req, "fieldSelector"));
+  auto fields = parse_field_selector_for(r.plural, query_value(req, "fieldSelector"));
   nlohmann::json items = nlohmann::json::array();
   for (const auto& obj : store_.list(r.plural, req.path.ns).items) {
     if (!matches_labels(labels, obj) || !matches_fields(fields, obj)) continue;
