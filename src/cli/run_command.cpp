@@ -410,6 +410,15 @@ int run(const RunFlags& f) {
     offerings.set({"spot"}, spot);
     offerings.set({"on-demand"}, static_cast<double>(catalog.offerings.size()) - spot);
   }
+  // Where fitscale's Kubernetes Events went; the writer runs on its own thread (the loop only
+  // queues them), so a full queue or a spam-filtered object shows here, not as a slow loop.
+  const obs::Family events_total = registry.counter(
+      "fitscale_events_total",
+      "Kubernetes Events by outcome: created, updated (a repeat: count bumped), "
+      "dropped_queue_full, dropped_spam (per-object token bucket), refused (not the leader), "
+      "failed.",
+      {"outcome"});
+  view.events().set_outcome([events_total](const char* outcome) { events_total.inc({outcome}); });
   obs::Readiness readiness(interval_s, [&clock] { return clock.now(); });
   obs::LogRecorder log_recorder(log);
   std::vector<Recorder*> targets{&log_recorder, &metrics, &readiness};

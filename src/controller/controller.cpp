@@ -32,10 +32,10 @@ std::pair<std::string, std::string> split_pod_key(const std::string& key) {
 
 ObjectRef pod_ref(const std::string& key) {
   auto [ns, name] = split_pod_key(key);
-  return ObjectRef{"Pod", ns, name, ""};
+  return ObjectRef{"Pod", ns, name, "", ""};
 }
 
-ObjectRef node_ref(const std::string& name) { return ObjectRef{"Node", "", name, ""}; }
+ObjectRef node_ref(const std::string& name) { return ObjectRef{"Node", "", name, "", ""}; }
 
 // For each id of `metered`, in order: is it in the listing? Every launch and termination
 // relists, so this runs often: a listing in id order (the simulator's) is merged with the
@@ -95,6 +95,10 @@ struct Controller::State {
   std::set<std::string> metered;                      // instance ids started in the ledger
   std::map<std::string, std::string> pods_signature;  // instance id -> its metered pods
   std::map<std::string, std::string> last_pod_event;  // pod -> last reason reported
+  // Undecodable pods already reported: key -> uid and resourceVersion of the version that failed.
+  std::map<std::string, std::pair<std::string, std::string>> bad_reported;
+  std::map<std::string, std::string> nominated;  // pod -> in-flight node it was told it goes to
+  int events = 0;                                // handed to the cluster view this loop
   std::set<std::string> refused_jobs;                 // reported once
   std::set<std::string> draining;                     // nodes cordoned for removal
   std::set<std::string> cordoned;                     // by fitscale, to drain: undone if blocked
@@ -184,6 +188,7 @@ LoopResult Controller::reconcile() {
     stats.total_s = clock_.monotonic_seconds() - started;
     recorder_.loop_finished(stats);
   };
+  st.events = 0;
   const bool act = !options_.dry_run;
 
   // --- Anything new? A quiet loop must cost next to nothing (the whole Philly trace is ~900,000
@@ -226,12 +231,7 @@ LoopResult Controller::reconcile() {
       return result;
     }
   }
-  for (const auto& [pod, error] : view.bad_pods) {
-    if (st.last_pod_event[pod] == "bad") continue;
-    st.last_pod_event[pod] = "bad";
-    cluster_.record_event(pod_ref(pod), "Warning", "FailedDecode",
-                          "fitscale skips this pod: " + error);
-  }
+  report_bad_pods(view.bad_pods);
   bool relisted = listed;
   if (!listed && (!st.instances_generation || st.instances_generation != cloud_gen)) {
     st.listing = cloud_.lend_instances();
@@ -359,6 +359,7 @@ LoopResult Controller::reconcile() {
   launch(p, snapshot, now, result);
   remove(p, snapshot, now, result);
   report_unschedulable(p, result);
+  report_nominated(p, snapshot);
 
   // Our own launches and removals were counted in the plan; in a world that only moves between
   // loops (the simulator) looking again because of them would find nothing new.
@@ -369,10 +370,62 @@ LoopResult Controller::reconcile() {
   st.next_timer = next_timer(snapshot, policy, now);
   stats.act_s = phase_done();
 
+  stats.pods_pending = static_cast<int>(p.placements.size() + p.unschedulable.size());
+  for (const auto& d : p.launch) stats.pods_pending += static_cast<int>(d.pods.size());
+  stats.launched = result.launched;
+  stats.events = st.events;
   recorder_.planned(snapshot, p, stats);
   stats.record_s = phase_done();
   finish();
   return result;
+}
+
+void Controller::record_event(const ObjectRef& about, const std::string& type,
+                              const std::string& reason, const std::string& message) {
+  ++state_->events;
+  cluster_.record_event(about, type, reason, message);
+}
+
+void Controller::report_bad_pods(const std::vector<BadObject>& bad) {
+  State& st = *state_;
+  // Once per version: a pod that stays bad is not reported again, loop after loop; one that
+  // changes and still fails is (its error may be another). Pods no longer bad are forgotten.
+  std::map<std::string, std::pair<std::string, std::string>> reported;
+  for (const auto& b : bad) {
+    std::pair<std::string, std::string> version{b.uid, b.resource_version};
+    auto it = st.bad_reported.find(b.key);
+    if (it == st.bad_reported.end() || it->second != version) {
+      auto [ns, name] = split_pod_key(b.key);
+      record_event(ObjectRef{"Pod", ns, name, b.uid, b.resource_version}, "Warning",
+                   "FailedDecode", "fitscale skips this pod: " + b.error);
+    }
+    reported.emplace(b.key, std::move(version));
+  }
+  st.bad_reported = std::move(reported);
+}
+
+void Controller::report_nominated(const Plan& p, const Snapshot& snapshot) {
+  State& st = *state_;
+  std::map<std::string, std::string> nominated;
+  if (!p.placements.empty()) {
+    std::unordered_map<std::string_view, const Node*> in_flight;
+    for (const auto& n : snapshot.nodes) {
+      if (n.state == NodeState::InFlight) in_flight.emplace(n.name, &n);
+    }
+    for (const auto& [pod, node] : p.placements) {
+      auto it = in_flight.find(node);
+      if (it == in_flight.end()) continue;
+      auto told = st.nominated.find(pod);
+      if (told == st.nominated.end() || told->second != node) {
+        const Node& n = *it->second;
+        record_event(pod_ref(pod), "Normal", "Nominated",
+                     "Pod should schedule on: instance " + node + " (" + n.instance_type + " in " +
+                         n.zone + ", launched, not yet registered)");
+      }
+      nominated.emplace(pod, node);
+    }
+  }
+  st.nominated = std::move(nominated);
 }
 
 void Controller::meter_pods(const Snapshot& snapshot, Time now, const KeptSnapshot* kept) {
@@ -484,8 +537,8 @@ void Controller::launch(const Plan& p, const Snapshot& snapshot, Time now, LoopR
       result.launched += static_cast<int>(r.launched.size());
       for (const auto& pod : d.pods) {
         st.last_pod_event[pod] = "TriggeredScaleUp";
-        cluster_.record_event(pod_ref(pod), "Normal", "TriggeredScaleUp",
-                              "fitscale launched " + launch_text(d));
+        record_event(pod_ref(pod), "Normal", "TriggeredScaleUp",
+                     "fitscale launched " + launch_text(d));
       }
     }
     for (const auto& f : r.failures) {
@@ -563,8 +616,8 @@ void Controller::remove(const Plan& p, const Snapshot& snapshot, Time now, LoopR
         st.force_plan = true;
         continue;
       }
-      cluster_.record_event(node_ref(d.node), "Normal", "RemovingNode",
-                            "fitscale removes this node: " + d.reason);
+      record_event(node_ref(d.node), "Normal", "RemovingNode",
+                   "fitscale removes this node: " + d.reason);
       cluster_.delete_node(d.node);
     }
     if (!d.instance_id.empty()) {
@@ -630,7 +683,7 @@ void Controller::report_unschedulable(const Plan& p, LoopResult& result) {
     const std::string event_key = std::string(kind) + ":" + u.reason;
     if (last == event_key) continue;  // say it once, not every loop
     last = event_key;
-    cluster_.record_event(pod_ref(u.pod), "Warning", event_reason(u.kind), u.reason);
+    record_event(pod_ref(u.pod), "Warning", event_reason(u.kind), u.reason);
     if (refused || u.kind == UnschedulableKind::NoOffering) {
       if (!st.refused_jobs.insert(u.job).second) continue;
     }

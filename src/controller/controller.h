@@ -60,6 +60,12 @@ class Controller {
   void remove(const Plan& p, const Snapshot& snapshot, Time now, LoopResult& result);
   void report_kept(const Plan& p);
   void report_unschedulable(const Plan& p, LoopResult& result);
+  void report_bad_pods(const std::vector<BadObject>& bad);
+  // Pods the plan places on in-flight nodes: a Nominated event naming the node, once per node.
+  void report_nominated(const Plan& p, const Snapshot& snapshot);
+  // Every event goes through here (counted for the loop's log line).
+  void record_event(const ObjectRef& about, const std::string& type, const std::string& reason,
+                    const std::string& message);
   Time next_timer(const Snapshot& snapshot, const Policy& policy, Time now) const;
   ClusterView& cluster_;
   CloudProvider& cloud_;

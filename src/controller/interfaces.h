@@ -37,6 +37,15 @@ struct PodDisruptionBudgetView {
   std::int64_t disruptions_allowed = 0;  // status.disruptionsAllowed
 };
 
+// An object that could not be decoded, with what identifies the version that failed: it is
+// reported once per (uid, resourceVersion), again only when it changes.
+struct BadObject {
+  std::string key;  // "ns/name", or "name" for cluster-scoped objects
+  std::string error;
+  std::string uid;
+  std::string resource_version;
+};
+
 // Kubernetes nodes (with no cloud information: state is Registered or Ready) and pods.
 struct ClusterState {
   bool synced = false;  // false: the view cannot be trusted; the controller acts on nothing
@@ -44,16 +53,20 @@ struct ClusterState {
   std::vector<Pod> pods;
   std::vector<PodDisruptionBudgetView> pdbs;
   // Pods that could not be decoded: skipped with an event on them, never fatal.
-  std::vector<std::pair<std::string, std::string>> bad_pods;  // "ns/name", error
+  std::vector<BadObject> bad_pods;
 };
 
 enum class EvictOutcome { Evicted, BlockedByBudget /* HTTP 429 */, NotFound, Failed };
 
+// An Event's involvedObject. uid and resource_version may be left empty: a view that knows the
+// object (the Kubernetes view's informer cache) fills them in, so `kubectl describe`, which
+// selects events by involvedObject.uid, finds them.
 struct ObjectRef {
   std::string kind;  // "Pod" or "Node"
   std::string ns;    // empty for nodes
   std::string name;
   std::string uid;
+  std::string resource_version;
 };
 
 // An in-process cluster's own nodes and pods, lent instead of copied: copying every Node and Pod
@@ -89,6 +102,8 @@ class ClusterView {
   virtual EvictOutcome evict(const std::string& ns, const std::string& pod) = 0;
   virtual bool delete_node(const std::string& node) = 0;
   // type "Normal" or "Warning"; reason a CamelCase word ("TriggeredScaleUp", "BudgetRefused").
+  // Must not wait for the network: the loop calls it once per pod it reports on (the
+  // Kubernetes view queues it for a worker, see kube/event_recorder.h).
   virtual void record_event(const ObjectRef& about, const std::string& type,
                             const std::string& reason, const std::string& message) = 0;
 };

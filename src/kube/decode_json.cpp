@@ -307,6 +307,7 @@ class Decoder {
       pod.name = std::string(get_string(meta, "name", p, "metadata"));
       pod.ns = std::string(get_string(meta, "namespace", p, "metadata"));
       pod.uid = std::string(get_string(meta, "uid", p, "metadata"));
+      pod.resource_version = std::string(get_string(meta, "resourceVersion", p, "metadata"));
       read_string_map(meta, "labels", "metadata", pod.labels, p);
       read_string_map(meta, "annotations", "metadata", pod.annotations, p);
       if (auto t = get_time(meta, "creationTimestamp", p, "metadata")) pod.created = *t;

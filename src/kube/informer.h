@@ -8,6 +8,7 @@
 #include <chrono>
 #include <condition_variable>
 #include <functional>
+#include <map>
 #include <mutex>
 #include <string>
 #include <string_view>
@@ -142,6 +143,7 @@ class Informer {
     ++stats_.lists;
     std::vector<std::pair<std::string, T>> items;
     std::vector<std::pair<std::string, std::string>> bad;
+    std::map<std::string, ObjectMeta> metas;  // of the pages that had a bad item
     std::string cont;
     std::string rv;
     do {
@@ -158,7 +160,16 @@ class Informer {
       }
       try {
         ListMeta meta = parse_list_meta(r.body);
+        const std::size_t bad_before = bad.size();
         codec_.decode_list(r.body, items, bad);
+        // Only a page with a bad item is read again, for the uid and resourceVersion its
+        // report names (reported once per version, see BadObject).
+        if (bad.size() != bad_before) {
+          for (auto& m : parse_list_item_metas(r.body)) {
+            std::string key = m.key();
+            metas.insert_or_assign(std::move(key), std::move(m));
+          }
+        }
         cont = meta.continue_token;
         rv = meta.resource_version;
       } catch (const InputError& e) {
@@ -173,7 +184,7 @@ class Informer {
                 {{"resource", codec_.resource}, {"object", key}, {"error", error}});
     }
     resource_version_ = rv;
-    cache_.replace(std::move(items), std::move(bad));
+    cache_.replace(std::move(items), identify(bad, metas));
     return true;
   }
 
@@ -214,7 +225,8 @@ class Informer {
             log_.warn(
                 "skipped, cannot decode",
                 {{"resource", codec_.resource}, {"object", ev.meta.key()}, {"error", e.what()}});
-            cache_.mark_bad(ev.meta.key(), e.what());
+            cache_.mark_bad(
+                BadObject{ev.meta.key(), e.what(), ev.meta.uid, ev.meta.resource_version});
           }
           break;
       }
@@ -240,6 +252,22 @@ class Informer {
         return WatchResult::Failed;
     }
     return WatchResult::Failed;
+  }
+
+  static std::vector<BadObject> identify(
+      const std::vector<std::pair<std::string, std::string>>& bad,
+      const std::map<std::string, ObjectMeta>& metas) {
+    std::vector<BadObject> out;
+    out.reserve(bad.size());
+    for (const auto& [key, error] : bad) {
+      BadObject b{key, error, "", ""};
+      if (auto it = metas.find(key); it != metas.end()) {
+        b.uid = it->second.uid;
+        b.resource_version = it->second.resource_version;
+      }
+      out.push_back(std::move(b));
+    }
+    return out;
   }
 
   ApiClient client_;

@@ -9,19 +9,22 @@
 #include <utility>
 #include <vector>
 
+#include "controller/interfaces.h"
+
 namespace fitscale {
 
 template <class T>
 class InformerCache {
  public:
-  using Bad = std::pair<std::string, std::string>;  // key, error
-
-  void replace(std::vector<std::pair<std::string, T>> items, std::vector<Bad> bad) {
+  void replace(std::vector<std::pair<std::string, T>> items, std::vector<BadObject> bad) {
     std::lock_guard lock(mu_);
     items_.clear();
     for (auto& [k, v] : items) items_.insert_or_assign(std::move(k), std::move(v));
     bad_.clear();
-    for (auto& [k, e] : bad) bad_.insert_or_assign(std::move(k), std::move(e));
+    for (auto& b : bad) {
+      std::string key = b.key;
+      bad_.insert_or_assign(std::move(key), std::move(b));
+    }
     synced_ = true;
     healthy_ = true;
     ++generation_;
@@ -33,10 +36,11 @@ class InformerCache {
     ++generation_;
   }
   // A version that does not decode replaces the good one: acting on a stale copy is worse.
-  void mark_bad(const std::string& key, std::string error) {
+  void mark_bad(BadObject bad) {
     std::lock_guard lock(mu_);
-    items_.erase(key);
-    bad_.insert_or_assign(key, std::move(error));
+    items_.erase(bad.key);
+    std::string key = bad.key;
+    bad_.insert_or_assign(std::move(key), std::move(bad));
     ++generation_;
   }
   void remove(const std::string& key) {
@@ -58,9 +62,19 @@ class InformerCache {
     for (const auto& [k, v] : items_) out.push_back(v);
     return out;
   }
-  std::vector<Bad> bad() const {
+  std::vector<BadObject> bad() const {
     std::lock_guard lock(mu_);
-    return {bad_.begin(), bad_.end()};
+    std::vector<BadObject> out;
+    out.reserve(bad_.size());
+    for (const auto& [k, b] : bad_) out.push_back(b);
+    return out;
+  }
+  // Calls `f` with the object under `key`, or nullptr, under the cache's lock (no copy).
+  template <class F>
+  void visit(const std::string& key, F&& f) const {
+    std::lock_guard lock(mu_);
+    auto it = items_.find(key);
+    f(it == items_.end() ? static_cast<const T*>(nullptr) : &it->second);
   }
   std::uint64_t generation() const {
     std::lock_guard lock(mu_);
@@ -84,7 +98,7 @@ class InformerCache {
  private:
   mutable std::mutex mu_;
   std::map<std::string, T> items_;  // ordered: observe() is deterministic
-  std::map<std::string, std::string> bad_;
+  std::map<std::string, BadObject> bad_;
   std::uint64_t generation_ = 0;
   bool synced_ = false;
   bool healthy_ = false;

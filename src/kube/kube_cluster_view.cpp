@@ -37,17 +37,32 @@ KubeClusterView::KubeClusterView(const KubeConfig& config, const Clock& clock,
       nodes_(config, std::move(codecs.nodes), log, options.informer),
       pods_(config, std::move(codecs.pods), log, options.informer),
       pdbs_(config, std::move(codecs.pdbs), log, options.informer),
-      writer_(config, options.client) {}
+      writer_(config, options.client),
+      events_(config, clock, [&] {
+        EventRecorderOptions e = options.events;
+        e.component = options.component;
+        e.instance = options.instance;
+        e.client = options.client;
+        return e;
+      }()) {
+  events_.set_gate([this] {
+    std::lock_guard lock(write_mu_);
+    return !gate_ || gate_();
+  });
+  events_.set_warn([this](const std::string& what) { log_.warn(what); });
+}
 
 KubeClusterView::~KubeClusterView() { stop(); }
 
 void KubeClusterView::start() {
+  events_.start();
   nodes_.start();
   pods_.start();
   pdbs_.start();
 }
 
 void KubeClusterView::stop() {
+  events_.stop();
   // A watch notices a stop within about a second (curl's progress callback): stop all at once.
   nodes_.request_stop();
   pods_.request_stop();
@@ -177,55 +192,23 @@ bool KubeClusterView::delete_node(const std::string& node) {
 
 void KubeClusterView::record_event(const ObjectRef& about, const std::string& type,
                                    const std::string& reason, const std::string& message) {
-  std::lock_guard lock(write_mu_);
-  if (!allowed(type + " event " + reason + " on " + about.kind + " " + about.name)) return;
-  // Node events live in "default", as the kubelet's do; namespaced objects' in their namespace.
-  const std::string ns = about.ns.empty() ? "default" : about.ns;
-  const std::string text = message.size() > 1024 ? message.substr(0, 1021) + "..." : message;
-  const std::string now = format_rfc3339(clock_.now());
-  const std::string key = about.kind + "\n" + ns + "\n" + about.name + "\n" + type + "\n" + reason + "\n" + text;
-
-  if (auto it = events_.find(key); it != events_.end()) {
-    SeenEvent& seen = it->second;
-    json patch = {{"count", seen.count + 1}, {"lastTimestamp", now}};
-    HttpResponse r = writer_.send("PATCH", "/api/v1/namespaces/" + seen.ns + "/events/" + seen.name,
-                                  patch.dump(), "application/merge-patch+json");
-    if (r.ok()) {
-      ++seen.count;
-      return;
-    }
-    events_.erase(it);  // gone (events expire): create a fresh one below
+  {
+    std::lock_guard lock(write_mu_);
+    if (!allowed(type + " event " + reason + " on " + about.kind + " " + about.name)) return;
   }
-  if (events_.size() > 10000) events_.clear();  // bounded memory; a repeat after this is a new event
-
-  char suffix[40];
-  std::snprintf(suffix, sizeof suffix, ".%llx%04llx", static_cast<unsigned long long>(clock_.now()),
-                static_cast<unsigned long long>(++event_serial_ & 0xffff));
-  std::string name = about.name + suffix;
-  json involved = {{"kind", about.kind}, {"name", about.name}, {"apiVersion", "v1"}};
-  if (!about.ns.empty()) involved["namespace"] = about.ns;
-  if (!about.uid.empty()) involved["uid"] = about.uid;
-  json event = {{"apiVersion", "v1"},
-                {"kind", "Event"},
-                {"metadata", {{"name", name}, {"namespace", ns}}},
-                {"involvedObject", involved},
-                {"reason", reason},
-                {"message", text},
-                {"type", type},
-                {"source", {{"component", options_.component}}},
-                {"reportingComponent", options_.component},
-                {"reportingInstance", options_.instance},
-                {"firstTimestamp", now},
-                {"lastTimestamp", now},
-                {"count", 1}};
-  HttpResponse r = writer_.send("POST", "/api/v1/namespaces/" + ns + "/events", event.dump());
-  if (!r.ok()) {
-    log_.warn(
-        "event not recorded",
-        {{"reason", reason}, {"object", about.kind + " " + about.name}, {"error", describe(r)}});
-    return;
+  ObjectRef ref = about;
+  if (ref.kind == "Pod" && (ref.uid.empty() || ref.resource_version.empty())) {
+    pods_.cache().visit(ref.ns + "/" + ref.name, [&](const Pod* pod) {
+      if (pod == nullptr) return;
+      if (ref.uid.empty()) ref.uid = pod->uid;
+      if (ref.resource_version.empty()) ref.resource_version = pod->resource_version;
+    });
+  } else if (ref.kind == "Node" && ref.uid.empty()) {
+    // The kubelet's convention, which `kubectl describe node` follows: a node's events carry
+    // its name as involvedObject.uid (describe selects them by it).
+    ref.uid = ref.name;
   }
-  events_[key] = SeenEvent{ns, name, 1, now};
+  events_.record(ref, type, reason, message);
 }
 
 }  // namespace fitscale

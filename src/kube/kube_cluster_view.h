@@ -11,6 +11,7 @@
 
 #include "controller/interfaces.h"
 #include "kube/api_client.h"
+#include "kube/event_recorder.h"
 #include "kube/informer.h"
 #include "obs/logger.h"
 
@@ -29,6 +30,8 @@ struct KubeViewOptions {
   ApiClientOptions client;
   std::string component = "fitscale";  // Event source.component
   std::string instance;                // Event reportingInstance (the replica's identity)
+  // Queue, rate limit and correlation of Events (component and instance are taken from above).
+  EventRecorderOptions events;
 };
 
 class KubeClusterView final : public ClusterView {
@@ -38,7 +41,7 @@ class KubeClusterView final : public ClusterView {
                   KubeCodecs codecs, KubeViewOptions options = {});
   ~KubeClusterView() override;
 
-  void start();  // starts the three informers
+  void start();  // starts the three informers and the event writer
   void stop();
   // Every write asks the gate first; a refused write is logged, not taken (returns false /
   // EvictOutcome::Failed). `why` says why for the log ("not the leader", "dry run").
@@ -53,8 +56,12 @@ class KubeClusterView final : public ClusterView {
   bool add_taint(const std::string& node, const Taint& taint) override;
   EvictOutcome evict(const std::string& ns, const std::string& pod) override;
   bool delete_node(const std::string& node) override;
+  // Queues the event (see EventRecorder); fills in the object's uid and resourceVersion from
+  // the informer cache when the caller left them empty.
   void record_event(const ObjectRef& about, const std::string& type, const std::string& reason,
                     const std::string& message) override;
+  // The event writer: its counters, set_outcome (metrics) and set_monotonic, before start().
+  EventRecorder& events() { return events_; }
 
   // Informer counters, for tests and metrics.
   const InformerStats& pod_stats() const { return pods_.stats(); }
@@ -70,18 +77,11 @@ class KubeClusterView final : public ClusterView {
   Informer<Pod> pods_;
   Informer<PodDisruptionBudgetView> pdbs_;
 
-  std::mutex write_mu_;  // the writer connection and the event book are used by one caller at a time
+  std::mutex write_mu_;  // the writer connection is used by one caller at a time
   ApiClient writer_;
   std::function<bool()> gate_;
   std::string gate_why_;
-  struct SeenEvent {
-    std::string ns;
-    std::string name;
-    std::int64_t count = 0;
-    std::string first_timestamp;
-  };
-  std::map<std::string, SeenEvent> events_;  // identical events are counted, not repeated
-  std::uint64_t event_serial_ = 0;
+  EventRecorder events_;
 };
 
 }  // namespace fitscale

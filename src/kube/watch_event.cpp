@@ -24,6 +24,7 @@ ObjectMeta meta_of(od::object metadata) {
     if (field.value().get(v)) continue;
     if (key == "name") m.name = str(v);
     else if (key == "namespace") m.ns = str(v);
+    else if (key == "uid") m.uid = str(v);
     else if (key == "resourceVersion") m.resource_version = str(v);
   }
   return m;
@@ -48,6 +49,38 @@ ListMeta parse_list_meta(std::string_view json) {
         else if (k == "continue") out.continue_token = str(f.value());
       }
       break;  // the items after metadata are the decoder's business
+    }
+  } catch (const simdjson::simdjson_error& e) {
+    throw InputError(std::string("list response: malformed JSON: ") + e.what());
+  }
+  return out;
+}
+
+std::vector<ObjectMeta> parse_list_item_metas(std::string_view json) {
+  od::parser parser;
+  simdjson::padded_string padded(json);
+  std::vector<ObjectMeta> out;
+  try {
+    od::document doc = parser.iterate(padded);
+    od::object root = doc.get_object();
+    for (auto field : root) {
+      std::string_view key = field.unescaped_key();
+      if (key != "items") continue;
+      for (auto item : field.value().get_array()) {
+        ObjectMeta m;
+        od::object obj;
+        if (!item.get_object().get(obj)) {
+          for (auto f : obj) {
+            std::string_view k = f.unescaped_key();
+            if (k == "metadata") {
+              m = meta_of(f.value().get_object());
+              break;
+            }
+          }
+        }
+        out.push_back(std::move(m));
+      }
+      break;
     }
   } catch (const simdjson::simdjson_error& e) {
     throw InputError(std::string("list response: malformed JSON: ") + e.what());

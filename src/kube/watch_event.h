@@ -4,12 +4,14 @@
 // ({"type": "ADDED", "object": {...}}).
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace fitscale {
 
 struct ObjectMeta {
   std::string ns;
   std::string name;
+  std::string uid;
   std::string resource_version;
   // "ns/name" for namespaced objects, "name" otherwise: the informer cache key.
   std::string key() const { return ns.empty() ? name : ns + "/" + name; }
@@ -35,6 +37,9 @@ struct WatchEvent {
 ListMeta parse_list_meta(std::string_view json);
 // Metadata of one object. Throws InputError.
 ObjectMeta parse_object_meta(std::string_view object_json);
+// Metadata of every item of a list page, in order (items that are not objects give an empty
+// one). Throws InputError.
+std::vector<ObjectMeta> parse_list_item_metas(std::string_view json);
 // `line` must outlive the returned event (object_json points into it). Throws InputError.
 WatchEvent parse_watch_event(std::string_view line);
 

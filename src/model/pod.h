@@ -44,6 +44,7 @@ struct Pod {
   std::string ns;
   std::string name;
   std::string uid;
+  std::string resource_version;  // metadata.resourceVersion: names the version an Event is about
   Labels labels;
   Annotations annotations;
   OwnerRef owner;

@@ -73,6 +73,19 @@ void LogRecorder::planned(const Snapshot& snapshot, const Plan& plan, const Loop
 }
 
 void LogRecorder::loop_finished(const LoopStats& stats) {
+  if (!stats.skipped) {
+    // One line per planned loop at info: what it did and how long it took, so a slow loop is
+    // seen without debug logging (issue 20). Per-pod work is queued, not done, in the loop.
+    logger_.info("loop", {{"pending", std::to_string(stats.pods_pending)},
+                          {"launched", std::to_string(stats.launched)},
+                          {"events_queued", std::to_string(stats.events)},
+                          {"observe_s", seconds(stats.observe_s)},
+                          {"plan_s", seconds(stats.plan_s)},
+                          {"act_s", seconds(stats.act_s)},
+                          {"record_s", seconds(stats.record_s)},
+                          {"total_s", seconds(stats.total_s)}});
+    return;
+  }
   if (!logger_.enabled(LogLevel::Debug)) return;
   logger_.debug("loop finished", {{"skipped", stats.skipped ? "true" : "false"},
                                   {"observe_s", seconds(stats.observe_s)},

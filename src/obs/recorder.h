@@ -43,6 +43,11 @@ struct LoopStats {
   double observe_s = 0, plan_s = 0, act_s = 0, record_s = 0;
   double total_s = 0;    // the whole loop, phases and what lies between them
   bool skipped = false;  // nothing changed: no plan was made
+  // What a planned loop did: pods it had to place (on free, in-flight or new capacity, or not at
+  // all), instances launched, Events handed to the cluster view (queued there, not yet sent).
+  int pods_pending = 0;
+  int launched = 0;
+  int events = 0;
 };
 
 class Recorder {

@@ -30,6 +30,10 @@ void record_event(ObjectStore& store, const Clock& clock, const nlohmann::json& 
                        {"lastTimestamp", now},
                        {"count", 1}};
   if (!namespace_of(about).empty()) ev["involvedObject"]["namespace"] = namespace_of(about);
+  // The version the event is about, as kube components write it (involvedObject is a full
+  // ObjectReference); a selector on involvedObject.resourceVersion finds it.
+  if (auto rv = meta_string(about, "resourceVersion"); !rv.empty())
+    ev["involvedObject"]["resourceVersion"] = rv;
   store.create("events", ns, std::move(ev));
 }
 

@@ -214,7 +214,8 @@ void ApiHttpServer::dispatch(const httplib::Request& req, httplib::Response& res
       w->ns = path->ns;
       w->name = path->name;
       w->labels = parse_label_selector(ar.query["labelSelector"]);
-      w->fields = parse_field_selector(ar.query["fieldSelector"]);
+      w->fields = parse_field_selector_for(path->resource ? path->resource->plural : "",
+                                           ar.query["fieldSelector"]);
       read_watch_options(ar.query, *w);
       w->present = api_.presenter(*path->resource);
     } catch (const ApiError& e) {

@@ -209,7 +209,7 @@ ApiResponse RestApi::get_or_list(const ApiRequest& req) {
     return {200, obj};
   }
   auto labels = parse_label_selector(query_value(req, "labelSelector"));
-  auto fields = parse_field_selector(query_value(req, "fieldSelector"));
+  auto fields = parse_field_selector_for(r.plural, query_value(req, "fieldSelector"));
   auto listed = store_.list(r.store_key(), req.path.ns);
   std::vector<nlohmann::json> items;
   for (auto& obj : listed.items) {
@@ -533,7 +533,7 @@ ApiResponse RestApi::remove_collection(const ApiRequest& req) {
   const auto& r = *req.path.resource;
   const bool dry = dry_run(req);
   auto labels = parse_label_selector(query_value(req, "labelSelector"));
-  auto fields = parse_field_selector(query_value(req, "fieldSelector"));
+  auto fields = parse_field_selector_for(r.plural, query_value(req, "fieldSelector"));
   nlohmann::json items = nlohmann::json::array();
   for (const auto& obj : store_.list(r.store_key(), req.path.ns).items) {
     if (!matches_labels(labels, obj) || !matches_fields(fields, obj)) continue;

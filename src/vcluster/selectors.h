@@ -22,6 +22,10 @@ struct FieldRequirement {
   std::string value;
 };
 std::vector<FieldRequirement> parse_field_selector(std::string_view text);
+// The same, checked against the field labels kube-apiserver supports for `resource` (a plural:
+// "events"; see event_fields.cpp). Resources without a list here take any dotted path.
+std::vector<FieldRequirement> parse_field_selector_for(std::string_view resource,
+                                                       std::string_view text);
 // A missing field reads as "" (so `spec.nodeName=` selects unscheduled pods, as in Kubernetes).
 bool matches_fields(const std::vector<FieldRequirement>& selector, const nlohmann::json& obj);
 

@@ -92,13 +92,16 @@ TEST_F(ClusterViewTest, DeleteNodeIsIdempotent) {
 }
 
 TEST_F(ClusterViewTest, RepeatedEventsBumpTheCount) {
-  ObjectRef pod{"Pod", "team-a", "train-0", "uid-1"};
+  view->start();
+  ObjectRef pod{"Pod", "team-a", "train-0", "uid-1", ""};
   view->record_event(pod, "Warning", "BudgetRefused", "needs $40.00/h, team-a has $10.00/h left");
+  ASSERT_TRUE(view->events().flush(std::chrono::seconds(20)));
   clock.advance(30);
   view->record_event(pod, "Warning", "BudgetRefused", "needs $40.00/h, team-a has $10.00/h left");
   view->record_event(pod, "Normal", "TriggeredScaleUp", "launching 1 p3.8xlarge");
-  ObjectRef node{"Node", "", "node-1", ""};
+  ObjectRef node{"Node", "", "node-1", "", ""};
   view->record_event(node, "Normal", "ScaleDown", "empty for 60s");
+  ASSERT_TRUE(view->events().flush(std::chrono::seconds(20)));
 
   auto events = server.events();
   ASSERT_EQ(events.size(), 3u);
@@ -117,9 +120,38 @@ TEST_F(ClusterViewTest, RepeatedEventsBumpTheCount) {
     }
     if (ev["reason"] == "ScaleDown") {
       EXPECT_EQ(key.rfind("default/node-1.", 0), 0u);
+      // The kubelet's convention, which `kubectl describe node` selects on.
+      EXPECT_EQ(ev["involvedObject"]["uid"], "node-1");
     }
   }
   EXPECT_EQ(refused, 1);
+  // A repeat is a PATCH of the event, never a second POST.
+  EXPECT_EQ(server.count("POST", "/api/v1/namespaces/"), 3);
+  EXPECT_EQ(server.count("PATCH", "/api/v1/namespaces/team-a/events/"), 1);
+}
+
+// The controller names a pod by namespace and name only; the view fills in what identifies it,
+// so `kubectl describe pod` (which selects events by involvedObject.uid) shows the event.
+TEST_F(ClusterViewTest, PodEventsCarryTheFullInvolvedObject) {
+  view->start();
+  ASSERT_TRUE(eventually([&] { return view->observe().synced; }));
+  view->record_event({"Pod", "team-a", "web-0", "", ""}, "Normal", "Nominated", "Pod should schedule");
+  ASSERT_TRUE(view->events().flush(std::chrono::seconds(20)));
+  auto events = server.events();
+  ASSERT_EQ(events.size(), 1u);
+  const auto& ev = events.begin()->second;
+  const auto pod = server.object("pods", "team-a/web-0");
+  EXPECT_EQ(ev["involvedObject"]["apiVersion"], "v1");
+  EXPECT_EQ(ev["involvedObject"]["kind"], "Pod");
+  EXPECT_EQ(ev["involvedObject"]["namespace"], "team-a");
+  EXPECT_EQ(ev["involvedObject"]["name"], "web-0");
+  EXPECT_EQ(ev["involvedObject"]["uid"], "uid-team-a-web-0");
+  EXPECT_EQ(ev["involvedObject"]["resourceVersion"], pod["metadata"]["resourceVersion"]);
+  EXPECT_EQ(ev["reportingComponent"], "fitscale");
+  EXPECT_EQ(ev["reportingInstance"], "host-1");
+  EXPECT_EQ(ev["source"]["component"], "fitscale");
+  EXPECT_EQ(ev["count"], 1);
+  EXPECT_EQ(ev["firstTimestamp"], ev["lastTimestamp"]);
 }
 
 TEST_F(ClusterViewTest, GateStopsEveryWrite) {
@@ -128,7 +160,9 @@ TEST_F(ClusterViewTest, GateStopsEveryWrite) {
   EXPECT_FALSE(view->cordon("node-1"));
   EXPECT_EQ(view->evict("team-a", "web-0"), EvictOutcome::Failed);
   EXPECT_FALSE(view->delete_node("node-1"));
-  view->record_event({"Pod", "team-a", "web-0", ""}, "Normal", "X", "y");
+  view->start();
+  view->record_event({"Pod", "team-a", "web-0", "", ""}, "Normal", "X", "y");
+  ASSERT_TRUE(view->events().flush(std::chrono::seconds(20)));
   EXPECT_EQ(server.count("PATCH", "/"), 0);
   EXPECT_EQ(server.count("POST", "/"), 0);
   EXPECT_EQ(server.count("DELETE", "/"), 0);

@@ -104,13 +104,19 @@ TEST_F(InformerTest, BadPodIsSkippedAndReportedNotFatal) {
   EXPECT_EQ(names(informer->cache().items()), std::vector<std::string>{"a/good"});
   auto bad = informer->cache().bad();
   ASSERT_EQ(bad.size(), 1u);
-  EXPECT_EQ(bad[0].first, "a/broken");
-  EXPECT_NE(bad[0].second.find("bad quantity"), std::string::npos);
+  EXPECT_EQ(bad[0].key, "a/broken");
+  EXPECT_NE(bad[0].error.find("bad quantity"), std::string::npos);
+  // The version that failed, so it is reported once per (uid, resourceVersion).
+  EXPECT_EQ(bad[0].uid, "uid-a-broken");
+  EXPECT_EQ(bad[0].resource_version, server.object("pods", "a/broken")["metadata"]["resourceVersion"]);
   // Fixed by its owner: it comes back; a new bad one arriving on the watch is reported too.
   server.put("pods", testing::pod_json("a", "broken"));
   server.put("pods", testing::pod_json("a", "late-bad", "", true));
   ASSERT_TRUE(eventually([&] { return has("a/broken") && informer->cache().bad().size() == 1; }));
-  EXPECT_EQ(informer->cache().bad()[0].first, "a/late-bad");
+  EXPECT_EQ(informer->cache().bad()[0].key, "a/late-bad");
+  EXPECT_EQ(informer->cache().bad()[0].uid, "uid-a-late-bad");
+  EXPECT_EQ(informer->cache().bad()[0].resource_version,
+            server.object("pods", "a/late-bad")["metadata"]["resourceVersion"]);
 }
 
 TEST_F(InformerTest, MalformedEventReconnectsAndRelists) {

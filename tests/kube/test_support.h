@@ -50,6 +50,8 @@ inline Pod simple_pod(const nlohmann::json& j) {
   Pod p;
   p.name = j["metadata"]["name"];
   p.ns = j["metadata"].value("namespace", "");
+  p.uid = j["metadata"].value("uid", "");
+  p.resource_version = j["metadata"].value("resourceVersion", "");
   if (j["metadata"].contains("labels") && j["metadata"]["labels"].value("bad", "") == "true") {
     throw InputError("pod " + p.ns + "/" + p.name + ": spec.containers[0].resources.requests.cpu: bad quantity");
   }
@@ -106,7 +108,7 @@ inline KubeCodecs simple_codecs() {
 inline nlohmann::json pod_json(const std::string& ns, const std::string& name, const std::string& node = "",
                                bool bad = false) {
   nlohmann::json j = {{"apiVersion", "v1"}, {"kind", "Pod"},
-                      {"metadata", {{"name", name}, {"namespace", ns}}},
+                      {"metadata", {{"name", name}, {"namespace", ns}, {"uid", "uid-" + ns + "-" + name}}},
                       {"spec", {{"nodeName", node}}}};
   if (bad) j["metadata"]["labels"] = {{"bad", "true"}};
   return j;

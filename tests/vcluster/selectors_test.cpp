@@ -80,5 +80,37 @@ TEST(VclusterLabelSelector, FromJsonMatchesExpressions) {
   EXPECT_FALSE(matches(s, labels_of(pod({{"app", "db"}}))));
 }
 
+// `kubectl describe pod` lists a pod's events with these four; kube-apiserver refuses a field
+// label events do not have, and `source` means source.component.
+TEST(VclusterFieldSelector, EventsTakeTheFieldsKubeApiserverSupports) {
+  nlohmann::json ev = {{"metadata", {{"name", "p.1"}, {"namespace", "ns"}}},
+                       {"involvedObject",
+                        {{"kind", "Pod"}, {"namespace", "ns"}, {"name", "p"}, {"uid", "u-1"},
+                         {"apiVersion", "v1"}, {"resourceVersion", "9"}}},
+                       {"reason", "FailedDecode"},
+                       {"type", "Warning"},
+                       {"source", {{"component", "fitscale"}}},
+                       {"reportingComponent", "fitscale"}};
+  auto f = [&](const std::string& s) {
+    return matches_fields(parse_field_selector_for("events", s), ev);
+  };
+  EXPECT_TRUE(f("involvedObject.name=p,involvedObject.namespace=ns,involvedObject.kind=Pod,"
+                "involvedObject.uid=u-1"));
+  EXPECT_FALSE(f("involvedObject.uid=u-2"));
+  EXPECT_TRUE(f("reason=FailedDecode,type=Warning,source=fitscale,reportingComponent=fitscale"));
+  EXPECT_TRUE(f("involvedObject.resourceVersion=9,involvedObject.apiVersion=v1"));
+  EXPECT_FALSE(f("source=kubelet"));
+  try {
+    parse_field_selector_for("events", "spec.nodeName=x");
+    ADD_FAILURE() << "accepted a field label events do not have";
+  } catch (const ApiError& e) {
+    EXPECT_EQ(e.code(), 400);
+    EXPECT_NE(std::string(e.what()).find("field label not supported: spec.nodeName"),
+              std::string::npos);
+  }
+  // Other resources keep any dotted path.
+  EXPECT_NO_THROW(parse_field_selector_for("pods", "spec.nodeName=x"));
+}
+
 }  // namespace
 }  // namespace fitscale::vcluster

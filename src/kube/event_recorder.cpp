@@ -1,0 +1,209 @@
+#include "kube/event_recorder.h"
+
+#include <algorithm>
+#include <nlohmann/json.hpp>
+
+namespace fitscale {
+
+using nlohmann::json;
+
+namespace {
+
+// At most `limit` bytes, never ending inside a UTF-8 character.
+std::string cut(const std::string& text, std::size_t limit) {
+  if (text.size() <= limit) return text;
+  std::size_t end = limit > 3 ? limit - 3 : 0;
+  while (end > 0 && (static_cast<unsigned char>(text[end]) & 0xC0) == 0x80) --end;
+  return text.substr(0, end) + "...";
+}
+
+json involved_object(const ObjectRef& o) {
+  json j = {{"apiVersion", "v1"}, {"kind", o.kind}, {"name", o.name}};
+  if (!o.ns.empty()) j["namespace"] = o.ns;
+  if (!o.uid.empty()) j["uid"] = o.uid;
+  if (!o.resource_version.empty()) j["resourceVersion"] = o.resource_version;
+  return j;
+}
+
+json event_json(const KubeEvent& e) {
+  return {{"apiVersion", "v1"},
+          {"kind", "Event"},
+          {"metadata", {{"name", e.name}, {"namespace", e.ns}}},
+          {"involvedObject", involved_object(e.about)},
+          {"reason", e.reason},
+          {"message", e.message},
+          {"type", e.type},
+          {"source", {{"component", e.component}}},
+          {"reportingComponent", e.component},
+          {"reportingInstance", e.instance},
+          {"firstTimestamp", format_rfc3339(e.first)},
+          {"lastTimestamp", format_rfc3339(e.last)},
+          {"count", e.count}};
+}
+
+std::string describe(const HttpResponse& r) {
+  if (!r.error.empty()) return r.error;
+  std::string msg = "HTTP " + std::to_string(r.status);
+  try {
+    json body = json::parse(r.body);
+    if (body.contains("message") && body["message"].is_string())
+      msg += ": " + body["message"].get<std::string>();
+  } catch (const json::exception&) {
+  }
+  return msg;
+}
+
+}  // namespace
+
+EventRecorder::EventRecorder(const KubeConfig& config, const Clock& clock,
+                             EventRecorderOptions options)
+    : clock_(clock),
+      options_(std::move(options)),
+      client_(config, options_.client),
+      correlator_(options_.correlator),
+      tokens_(options_.write_burst) {}
+
+EventRecorder::~EventRecorder() { stop(); }
+
+void EventRecorder::start() {
+  std::lock_guard lock(mu_);
+  if (worker_.joinable()) return;
+  stop_ = false;
+  worker_ = std::thread([this] { run(); });
+}
+
+void EventRecorder::stop() {
+  {
+    std::lock_guard lock(mu_);
+    stop_ = true;
+  }
+  cv_.notify_all();
+  if (worker_.joinable()) worker_.join();
+  std::lock_guard lock(mu_);
+  queue_.clear();  // the process is stopping: nobody would wait for these
+  idle_cv_.notify_all();
+}
+
+bool EventRecorder::record(const ObjectRef& about, const std::string& type,
+                           const std::string& reason, const std::string& message) {
+  Pending p;
+  p.at = clock_.now();
+  KubeEvent& e = p.event;
+  e.about = about;
+  e.type = type;
+  e.reason = reason;
+  e.message = cut(message, options_.message_limit);
+  e.component = options_.component;
+  e.instance = options_.instance;
+  // Node events live in "default", as the kubelet's do; namespaced objects' in their namespace.
+  e.ns = about.ns.empty() ? "default" : about.ns;
+  {
+    std::lock_guard lock(mu_);
+    if (queue_.size() >= options_.queue_limit) {
+      count(stats_.dropped_full, "dropped_queue_full");
+      return false;
+    }
+    queue_.push_back(std::move(p));
+    ++stats_.queued;
+  }
+  cv_.notify_one();
+  return true;
+}
+
+bool EventRecorder::flush(std::chrono::milliseconds deadline) {
+  std::unique_lock lock(mu_);
+  return idle_cv_.wait_for(lock, deadline, [this] { return queue_.empty() && !busy_; });
+}
+
+std::size_t EventRecorder::queued() const {
+  std::lock_guard lock(mu_);
+  return queue_.size() + (busy_ ? 1 : 0);
+}
+
+void EventRecorder::count(std::atomic<std::uint64_t>& counter, const char* outcome) {
+  ++counter;
+  if (outcome_) outcome_(outcome);
+}
+
+// A token bucket over the monotonic reading: waits (interruptibly) until a write may go.
+bool EventRecorder::take_token(std::unique_lock<std::mutex>& lock) {
+  const double rate = std::max(options_.writes_per_second, 1e-3);
+  for (;;) {
+    const double now = monotonic_ ? monotonic_() : clock_.monotonic_seconds();
+    if (refilled_at_ < 0) refilled_at_ = now;
+    if (now > refilled_at_) {
+      tokens_ = std::min(options_.write_burst, tokens_ + (now - refilled_at_) * rate);
+      refilled_at_ = now;
+    }
+    if (tokens_ >= 1) {
+      tokens_ -= 1;
+      return true;
+    }
+    const auto wait = std::chrono::duration<double>(std::min(1.0, (1 - tokens_) / rate));
+    if (cv_.wait_for(lock, wait, [this] { return stop_; })) return false;
+  }
+}
+
+void EventRecorder::run() {
+  std::unique_lock lock(mu_);
+  for (;;) {
+    cv_.wait(lock, [this] { return stop_ || !queue_.empty(); });
+    if (stop_) return;
+    if (!take_token(lock)) return;
+    Pending p = std::move(queue_.front());
+    queue_.pop_front();
+    busy_ = true;
+    lock.unlock();
+    send(std::move(p));
+    lock.lock();
+    busy_ = false;
+    if (queue_.empty()) idle_cv_.notify_all();
+  }
+}
+
+bool EventRecorder::write(const KubeEvent& e, bool update, HttpResponse& r) {
+  const std::string collection = "/api/v1/namespaces/" + e.ns + "/events";
+  if (update) {
+    json patch = {
+        {"count", e.count}, {"lastTimestamp", format_rfc3339(e.last)}, {"message", e.message}};
+    r = client_.send("PATCH", collection + "/" + e.name, patch.dump(),
+                     "application/merge-patch+json");
+    if (r.ok()) return true;
+    if (r.status != 404) return false;
+    // Gone (events expire): create it again under its name, with the count it has reached.
+  }
+  r = client_.send("POST", collection, event_json(e).dump());
+  return r.ok();
+}
+
+void EventRecorder::send(Pending p) {
+  Correlated c = correlator_.correlate(std::move(p.event), p.at);
+  if (c.skip) {
+    count(stats_.dropped_spam, "dropped_spam");
+    return;
+  }
+  if (gate_ && !gate_()) {
+    count(stats_.refused, "refused");
+    return;
+  }
+  HttpResponse r;
+  if (write(c.event, c.update, r)) {
+    correlator_.sent(c.event);
+    if (c.update && r.status != 201) {
+      count(stats_.updated, "updated");
+    } else {
+      count(stats_.created, "created");
+    }
+    return;
+  }
+  correlator_.forget(c.event);
+  const std::uint64_t failures = ++stats_.failed;
+  if (outcome_) outcome_("failed");
+  // One line for the first failure and every hundredth: an API outage must not flood the log.
+  if (warn_ && (failures == 1 || failures % 100 == 0)) {
+    warn_("event " + c.event.reason + " on " + c.event.about.kind + " " + c.event.about.name +
+          " not written (" + std::to_string(failures) + " so far): " + describe(r));
+  }
+}
+
+}  // namespace fitscale
