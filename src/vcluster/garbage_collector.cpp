@@ -36,7 +36,7 @@ bool verifiable(const nlohmann::json& ref) {
   const std::string group = slash == std::string::npos ? "" : api_version.substr(0, slash);
   const std::string version =
       slash == std::string::npos ? api_version : api_version.substr(slash + 1);
-  for (const auto& r : served_resources()) {
+  for (const auto& r : builtin_resources()) {
     if (r.group == group && r.version == version && r.kind == kind) return true;
   }
   return false;
@@ -77,7 +77,7 @@ Propagation deletion_propagation(const ResourceInfo& r, const std::string& query
 
 void orphan_dependents(ObjectStore& store, const std::string& owner_uid) {
   if (owner_uid.empty()) return;
-  for (const auto& r : served_resources()) {
+  for (const auto& r : builtin_resources()) {
     for (const auto& obj : store.list(r.plural).items) {
       auto refs = owner_references(obj);
       bool refers = false;
@@ -118,7 +118,7 @@ GcPass run_garbage_collector(ObjectStore& store, RestApi& api) {
   std::set<std::string> live;                 // uids of objects not being deleted in foreground
   std::map<std::string, Located> foreground;  // uid -> owner waiting for its dependents
   std::vector<Located> dependents;            // objects with owner references
-  for (const auto& r : served_resources()) {
+  for (const auto& r : builtin_resources()) {
     for (auto& obj : store.list(r.plural).items) {
       const std::string uid = uid_of(obj);
       if (is_terminating(obj) && has_finalizer(obj, kForegroundFinalizer)) {

@@ -91,7 +91,7 @@ nlohmann::json path_param(const std::string& name) {
 nlohmann::json group_version_document(const std::string& group, const std::string& version) {
   nlohmann::json paths = nlohmann::json::object();
   nlohmann::json schemas = openapi_component_schemas();
-  for (const auto& r : served_resources()) {
+  for (const auto& r : builtin_resources()) {
     if (r.group != group || r.version != version) continue;
     const std::string base = "/" + gv_path(group, version) + "/" +
                              (r.namespaced ? "namespaces/{namespace}/" : "") + r.plural;
@@ -136,7 +136,7 @@ std::string hash_of(const std::string& body) {
 
 nlohmann::json v3_index() {
   nlohmann::json paths = nlohmann::json::object();
-  for (const auto& r : served_resources()) {
+  for (const auto& r : builtin_resources()) {
     const std::string p = gv_path(r.group, r.version);
     if (paths.contains(p)) continue;
     paths[p] = {{"serverRelativeURL",
@@ -167,7 +167,7 @@ nlohmann::json rewrite_refs(nlohmann::json j) {
 nlohmann::json v2_document() {
   nlohmann::json paths = nlohmann::json::object();
   nlohmann::json definitions = nlohmann::json::object();
-  for (const auto& r : served_resources()) {
+  for (const auto& r : builtin_resources()) {
     auto doc = group_version_document(r.group, r.version);
     for (auto& [k, v] : doc["components"]["schemas"].items()) definitions[k] = v;
     for (auto& [k, v] : doc["paths"].items()) {
