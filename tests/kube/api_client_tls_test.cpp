@@ -206,7 +206,7 @@ TEST(ApiAccess, CredentialsTheServerRefusesStopWithTheStatusAndWhatWasSent) {
   t.join();
   EXPECT_NE(message.find("k.yaml"), std::string::npos) << message;
   EXPECT_NE(message.find("401"), std::string::npos) << message;
-  EXPECT_NE(message.find("bearer token"), std::string::npos) << message;
+  EXPECT_NE(message.find("the kubeconfig's token"), std::string::npos) << message;
   EXPECT_EQ(message.find("s3cret"), std::string::npos) << message;
 }
 
