@@ -16,24 +16,40 @@ std::string pod_item(int i) {
   const std::string mem = std::to_string(512 * (1 + i % 16)) + "Mi";
   const std::string gpu = i % 10 == 0 ? R"(,"nvidia.com/gpu":"1")" : "";
   return R"({"apiVersion":"v1","kind":"Pod","metadata":{"annotations":{"fitscale.io/max-runtime":"36h"},)"
-         R"("creationTimestamp":"2026-11-29T21:40:02Z","generateName":"job-)" + n + R"(-",)"
-         R"("labels":{"batch.kubernetes.io/controller-uid":"8c1d2e3f-4a5b-6c7d-8e9f-)" + n + R"(",)"
-         R"("batch.kubernetes.io/job-name":"job-)" + n + R"(","controller-uid":"8c1d2e3f-4a5b-6c7d-8e9f-)" + n + R"(",)"
-         R"("job-name":"job-)" + n + R"("},)"
+         R"("creationTimestamp":"2026-11-29T21:40:02Z","generateName":"job-)" +
+         n +
+         R"(-",)"
+         R"("labels":{"batch.kubernetes.io/controller-uid":"8c1d2e3f-4a5b-6c7d-8e9f-)" +
+         n +
+         R"(",)"
+         R"("batch.kubernetes.io/job-name":"job-)" +
+         n + R"(","controller-uid":"8c1d2e3f-4a5b-6c7d-8e9f-)" + n +
+         R"(",)"
+         R"("job-name":"job-)" +
+         n +
+         R"("},)"
          R"("managedFields":[{"apiVersion":"v1","fieldsType":"FieldsV1","fieldsV1":{"f:metadata":{"f:generateName":{},)"
          R"("f:labels":{".":{},"f:batch.kubernetes.io/controller-uid":{},"f:batch.kubernetes.io/job-name":{},)"
          R"("f:controller-uid":{},"f:job-name":{}},"f:ownerReferences":{".":{},"k:{\"uid\":\"8c1d\"}":{}}},)"
          R"("f:spec":{"f:containers":{"k:{\"name\":\"main\"}":{".":{},"f:image":{},"f:name":{},"f:resources":{".":{},)"
          R"("f:requests":{".":{},"f:cpu":{},"f:memory":{}}}}}}},"manager":"kube-controller-manager",)"
          R"("operation":"Update","time":"2026-11-29T21:40:02Z"}],)"
-         R"("name":"job-)" + n + R"(-x7k2p","namespace":")" + ns + R"(",)"
+         R"("name":"job-)" +
+         n + R"(-x7k2p","namespace":")" + ns +
+         R"(",)"
          R"("ownerReferences":[{"apiVersion":"batch/v1","blockOwnerDeletion":true,"controller":true,"kind":"Job",)"
-         R"("name":"job-)" + n + R"(","uid":"8c1d2e3f-4a5b-6c7d-8e9f-)" + n + R"("}],)"
-         R"("resourceVersion":"9182)" + n + R"(","uid":"a1b2c3d4-e5f6-4a7b-8c9d-)" + n + R"("},)"
+         R"("name":"job-)" +
+         n + R"(","uid":"8c1d2e3f-4a5b-6c7d-8e9f-)" + n +
+         R"("}],)"
+         R"("resourceVersion":"9182)" +
+         n + R"(","uid":"a1b2c3d4-e5f6-4a7b-8c9d-)" + n +
+         R"("},)"
          R"("spec":{"affinity":{"nodeAffinity":{"requiredDuringSchedulingIgnoredDuringExecution":{"nodeSelectorTerms":)"
          R"([{"matchExpressions":[{"key":"karpenter.sh/capacity-type","operator":"In","values":["spot","on-demand"]}]}]}}},)"
          R"("containers":[{"command":["python","train.py","--epochs","10"],"image":"ghcr.io/team/trainer:2.3",)"
-         R"("imagePullPolicy":"IfNotPresent","name":"main","resources":{"requests":{"cpu":")" + cpu + R"(","memory":")" + mem + R"(")" + gpu + R"(}},)"
+         R"("imagePullPolicy":"IfNotPresent","name":"main","resources":{"requests":{"cpu":")" +
+         cpu + R"(","memory":")" + mem + R"(")" + gpu +
+         R"(}},)"
          R"("terminationMessagePath":"/dev/termination-log","terminationMessagePolicy":"File",)"
          R"("volumeMounts":[{"mountPath":"/var/run/secrets/kubernetes.io/serviceaccount","name":"kube-api-access-9x8zq","readOnly":true}]}],)"
          R"("dnsPolicy":"ClusterFirst","enableServiceLinks":true,)"
@@ -52,11 +68,17 @@ std::string pod_item(int i) {
 std::string node_item(int i) {
   const std::string n = std::to_string(i);
   return R"({"apiVersion":"v1","kind":"Node","metadata":{"creationTimestamp":"2026-11-29T08:00:00Z","labels":{)"
-         R"("kubernetes.io/arch":"amd64","kubernetes.io/hostname":"ip-10-0-)" + n + R"(.ec2.internal","kubernetes.io/os":"linux",)"
+         R"("kubernetes.io/arch":"amd64","kubernetes.io/hostname":"ip-10-0-)" +
+         n +
+         R"(.ec2.internal","kubernetes.io/os":"linux",)"
          R"("node.kubernetes.io/instance-type":"m5.4xlarge","topology.kubernetes.io/region":"us-east-1",)"
          R"("topology.kubernetes.io/zone":"us-east-1a","fitscale.io/capacity-type":"spot"},)"
-         R"("name":"ip-10-0-)" + n + R"(.ec2.internal","uid":"5e3c1c0e-6b1a-4d0e-9a55-)" + n + R"("},)"
-         R"("spec":{"providerID":"aws:///us-east-1a/i-0a1b2c3d4e)" + n + R"("},)"
+         R"("name":"ip-10-0-)" +
+         n + R"(.ec2.internal","uid":"5e3c1c0e-6b1a-4d0e-9a55-)" + n +
+         R"("},)"
+         R"("spec":{"providerID":"aws:///us-east-1a/i-0a1b2c3d4e)" +
+         n +
+         R"("},)"
          R"("status":{"allocatable":{"cpu":"15890m","ephemeral-storage":"76224326324","memory":"62193Mi","pods":"110"},)"
          R"("conditions":[{"status":"True","type":"Ready","reason":"KubeletReady"}]}})";
 }
@@ -86,7 +108,8 @@ void BM_DecodeKubectlList(benchmark::State& state) {
     pods = d.pods.size();
     benchmark::DoNotOptimize(d);
   }
-  state.SetBytesProcessed(static_cast<std::int64_t>(state.iterations()) * static_cast<std::int64_t>(text.size()));
+  state.SetBytesProcessed(static_cast<std::int64_t>(state.iterations()) *
+                          static_cast<std::int64_t>(text.size()));
   state.counters["pods"] = static_cast<double>(pods);
   state.counters["MB"] = static_cast<double>(text.size()) / 1e6;
 }
@@ -102,17 +125,22 @@ void BM_DecodeKubectlListReusedDecoder(benchmark::State& state) {
     pods = d.pods.size();
     benchmark::DoNotOptimize(d);
   }
-  state.SetBytesProcessed(static_cast<std::int64_t>(state.iterations()) * static_cast<std::int64_t>(text.size()));
+  state.SetBytesProcessed(static_cast<std::int64_t>(state.iterations()) *
+                          static_cast<std::int64_t>(text.size()));
   state.counters["pods"] = static_cast<double>(pods);
 }
-BENCHMARK(BM_DecodeKubectlListReusedDecoder)->Arg(100000)->Unit(benchmark::kMillisecond)->Iterations(4);
+BENCHMARK(BM_DecodeKubectlListReusedDecoder)
+    ->Arg(100000)
+    ->Unit(benchmark::kMillisecond)
+    ->Iterations(4);
 
 // The watch stream: one small object at a time through a reused decoder.
 void BM_DecodeWatchPod(benchmark::State& state) {
   const std::string pod = pod_item(7);
   fitscale::JsonDecoder decoder(kGpuModels);
   for (auto _ : state) benchmark::DoNotOptimize(decoder.pod(pod));
-  state.SetBytesProcessed(static_cast<std::int64_t>(state.iterations()) * static_cast<std::int64_t>(pod.size()));
+  state.SetBytesProcessed(static_cast<std::int64_t>(state.iterations()) *
+                          static_cast<std::int64_t>(pod.size()));
 }
 BENCHMARK(BM_DecodeWatchPod);
 

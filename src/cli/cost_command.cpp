@@ -93,8 +93,10 @@ int run_cost(const CostFlags& f) {
   if (f.json) {
     nlohmann::ordered_json out;
     out["ledger"] = f.ledger;
-    out["since"] = since == 0 ? nlohmann::ordered_json() : nlohmann::ordered_json(format_rfc3339(since));
-    out["until"] = until == kForever ? nlohmann::ordered_json() : nlohmann::ordered_json(format_rfc3339(until));
+    out["since"] =
+        since == 0 ? nlohmann::ordered_json() : nlohmann::ordered_json(format_rfc3339(since));
+    out["until"] = until == kForever ? nlohmann::ordered_json()
+                                     : nlohmann::ordered_json(format_rfc3339(until));
     out["by"] = f.by;
     out["total_micros"] = r.total;
     out["total_usd"] = micros_to_dollars(r.total);
@@ -119,8 +121,8 @@ int run_cost(const CostFlags& f) {
     return 0;
   }
 
-  std::printf("%s: spend from %s (%zu closed intervals)\n", f.ledger.c_str(), window(since, until).c_str(),
-              r.segments);
+  std::printf("%s: spend from %s (%zu closed intervals)\n", f.ledger.c_str(),
+              window(since, until).c_str(), r.segments);
   std::size_t width = f.by.size();
   for (const auto& l : lines) width = std::max(width, l.key.size());
   const std::string rest =
@@ -128,21 +130,26 @@ int run_cost(const CostFlags& f) {
   if (shown.rest_count > 0) width = std::max(width, rest.size());
   std::string header = f.by;
   for (auto& c : header) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
-  std::printf("%-*s %16s %16s %7s\n", static_cast<int>(width), header.c_str(), "COST", "OF WHICH IDLE", "SHARE");
+  std::printf("%-*s %16s %16s %7s\n", static_cast<int>(width), header.c_str(), "COST",
+              "OF WHICH IDLE", "SHARE");
   for (const auto& l : lines) {
-    const double share = r.total > 0 ? 100.0 * static_cast<double>(l.micros) / static_cast<double>(r.total) : 0;
-    std::printf("%-*s %16s %16s %6.1f%%\n", static_cast<int>(width), l.key.c_str(), dollars(l.micros).c_str(),
-                dollars(l.idle_micros).c_str(), share);
+    const double share =
+        r.total > 0 ? 100.0 * static_cast<double>(l.micros) / static_cast<double>(r.total) : 0;
+    std::printf("%-*s %16s %16s %6.1f%%\n", static_cast<int>(width), l.key.c_str(),
+                dollars(l.micros).c_str(), dollars(l.idle_micros).c_str(), share);
   }
   if (shown.rest_count > 0) {
     const double share =
-        r.total > 0 ? 100.0 * static_cast<double>(shown.rest_micros) / static_cast<double>(r.total) : 0;
+        r.total > 0 ? 100.0 * static_cast<double>(shown.rest_micros) / static_cast<double>(r.total)
+                    : 0;
     std::printf("%-*s %16s %16s %6.1f%%\n", static_cast<int>(width), rest.c_str(),
                 dollars(shown.rest_micros).c_str(), dollars(shown.rest_idle_micros).c_str(), share);
   }
-  std::printf("%-*s %16s %16s\n", static_cast<int>(width), "TOTAL", dollars(r.total).c_str(), dollars(r.idle).c_str());
+  std::printf("%-*s %16s %16s\n", static_cast<int>(width), "TOTAL", dollars(r.total).c_str(),
+              dollars(r.idle).c_str());
   if (r.open_segments > 0) {
-    std::printf("(%zu nodes are still open: their current intervals are not counted yet)\n", r.open_segments);
+    std::printf("(%zu nodes are still open: their current intervals are not counted yet)\n",
+                r.open_segments);
   }
   return 0;
 }
@@ -150,9 +157,11 @@ int run_cost(const CostFlags& f) {
 }  // namespace
 
 Runner register_cost(CLI::App& app) {
-  auto* cmd = app.add_subcommand("cost", "Report spend from a ledger file, by namespace, job or instance type");
+  auto* cmd = app.add_subcommand(
+      "cost", "Report spend from a ledger file, by namespace, job or instance type");
   auto f = std::make_shared<CostFlags>();
-  cmd->add_option("--ledger", f->ledger, "SQLite ledger written by run or simulate --ledger")->required();
+  cmd->add_option("--ledger", f->ledger, "SQLite ledger written by run or simulate --ledger")
+      ->required();
   cmd->add_option("--by", f->by, "grouping")
       ->check(CLI::IsMember({"namespace", "job", "instance-type", "capacity-type"}));
   cmd->add_option("--since", f->since, "start, RFC 3339 or YYYY-MM-DD (UTC)");

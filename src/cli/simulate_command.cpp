@@ -6,9 +6,9 @@
 
 #include <chrono>
 #include <cstdio>
-#include <optional>
 #include <fstream>
 #include <memory>
+#include <optional>
 #include <string>
 
 #include "cli/commands.h"
@@ -126,7 +126,8 @@ class ProgressLine {
     const double pct = p.total_jobs > 0 ? 100.0 * static_cast<double>(p.finished) /
                                               static_cast<double>(p.total_jobs)
                                         : 100.0;
-    std::fprintf(stderr, "%ssimulate: day %.1f, %s of %s jobs submitted, %s done (%.0f%%), %.0f s%s",
+    std::fprintf(stderr,
+                 "%ssimulate: day %.1f, %s of %s jobs submitted, %s done (%.0f%%), %.0f s%s",
                  tty_ ? "\r" : "", static_cast<double>(p.virtual_s) / 86400.0,
                  format_count(static_cast<std::int64_t>(p.submitted)).c_str(),
                  format_count(static_cast<std::int64_t>(p.total_jobs)).c_str(),

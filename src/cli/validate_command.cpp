@@ -17,18 +17,21 @@ std::string count(const std::optional<std::int64_t>& v) { return v ? format_coun
 std::string runtime(const std::optional<Seconds>& v) { return v ? format_duration(*v) : "none"; }
 
 void print_namespace(const char* label, const NamespaceBudget& b) {
-  std::printf("  %-22s usdPerHour %s, usdPerDay %s, usdPerMonth %s, usdPerJob %s, maxRuntime %s, "
-              "maxRuntimeAction %s\n",
-              label, usd(b.usd_per_hour).c_str(), usd(b.usd_per_day).c_str(),
-              usd(b.usd_per_month).c_str(), usd(b.usd_per_job).c_str(), runtime(b.max_runtime).c_str(),
-              to_string(b.max_runtime_action.value_or(MaxRuntimeAction::Alert)));
+  std::printf(
+      "  %-22s usdPerHour %s, usdPerDay %s, usdPerMonth %s, usdPerJob %s, maxRuntime %s, "
+      "maxRuntimeAction %s\n",
+      label, usd(b.usd_per_hour).c_str(), usd(b.usd_per_day).c_str(), usd(b.usd_per_month).c_str(),
+      usd(b.usd_per_job).c_str(), runtime(b.max_runtime).c_str(),
+      to_string(b.max_runtime_action.value_or(MaxRuntimeAction::Alert)));
 }
 
 void print_summary(const Config& c) {
   const Budgets b = budgets_or_defaults(c);
-  std::printf("budgets (%s):\n", c.budgets ? "from the file" : "safe defaults: the file has no `budgets` key");
-  std::printf("  %-22s usdPerHour %s, gpus %s, nodes %s\n", "cluster", usd(b.cluster.usd_per_hour).c_str(),
-              count(b.cluster.gpus).c_str(), count(b.cluster.nodes).c_str());
+  std::printf("budgets (%s):\n",
+              c.budgets ? "from the file" : "safe defaults: the file has no `budgets` key");
+  std::printf("  %-22s usdPerHour %s, gpus %s, nodes %s\n", "cluster",
+              usd(b.cluster.usd_per_hour).c_str(), count(b.cluster.gpus).c_str(),
+              count(b.cluster.nodes).c_str());
   print_namespace("default", b.defaults);
   for (const auto& [ns, own] : b.namespaces) {
     // What applies to the namespace: its own keys, the default's for the others.
@@ -45,11 +48,13 @@ void print_summary(const Config& c) {
   }
   std::string zones;
   for (const auto& z : c.zones) zones += (zones.empty() ? "" : ", ") + z;
-  std::printf("cluster %s, region %s, zones %s, pool %s, loop every %s, empty nodes removed after %s, "
-              "NotReady nodes after %s\n",
-              c.cluster_name.c_str(), c.region.c_str(), zones.c_str(), c.pool.c_str(),
-              format_duration(c.controller.interval_s).c_str(), format_duration(c.scale_down.empty_after_s).c_str(),
-              format_duration(c.scale_down.not_ready_after_s).c_str());
+  std::printf(
+      "cluster %s, region %s, zones %s, pool %s, loop every %s, empty nodes removed after %s, "
+      "NotReady nodes after %s\n",
+      c.cluster_name.c_str(), c.region.c_str(), zones.c_str(), c.pool.c_str(),
+      format_duration(c.controller.interval_s).c_str(),
+      format_duration(c.scale_down.empty_after_s).c_str(),
+      format_duration(c.scale_down.not_ready_after_s).c_str());
 }
 
 }  // namespace
@@ -63,7 +68,8 @@ Runner register_validate(CLI::App& app) {
                   "the price catalog CSV it will run with (required for a region other than " +
                       std::string(kEmbeddedCatalogRegion) + ")");
   return [path, catalog] {
-    const Config c = load_config_file(*path);  // InputError -> "fitscale: error: FILE:LINE: key: ..." exit 2
+    const Config c =
+        load_config_file(*path);  // InputError -> "fitscale: error: FILE:LINE: key: ..." exit 2
     require_catalog_for_region(c, !catalog->empty());
     std::printf("%s: ok\n", path->c_str());
     print_summary(c);

@@ -97,11 +97,11 @@ struct Controller::State {
   std::map<std::string, std::string> last_pod_event;  // pod -> last reason reported
   // Undecodable pods already reported: key -> uid and resourceVersion of the version that failed.
   std::map<std::string, std::pair<std::string, std::string>> bad_reported;
-  std::map<std::string, std::string> nominated;  // pod -> in-flight node it was told it goes to
-  int events = 0;                                // handed to the cluster view this loop
-  std::set<std::string> refused_jobs;                 // reported once
-  std::set<std::string> draining;                     // nodes cordoned for removal
-  std::set<std::string> cordoned;                     // by fitscale, to drain: undone if blocked
+  std::map<std::string, std::string> nominated;    // pod -> in-flight node it was told it goes to
+  int events = 0;                                  // handed to the cluster view this loop
+  std::set<std::string> refused_jobs;              // reported once
+  std::set<std::string> draining;                  // nodes cordoned for removal
+  std::set<std::string> cordoned;                  // by fitscale, to drain: undone if blocked
   std::map<std::string, std::string> kept_reason;  // node -> why scale-down keeps it (logged once)
   std::uint64_t launches = 0;                      // for client tokens
 
@@ -396,8 +396,8 @@ void Controller::report_bad_pods(const std::vector<BadObject>& bad) {
     auto it = st.bad_reported.find(b.key);
     if (it == st.bad_reported.end() || it->second != version) {
       auto [ns, name] = split_pod_key(b.key);
-      record_event(ObjectRef{"Pod", ns, name, b.uid, b.resource_version}, "Warning",
-                   "FailedDecode", "fitscale skips this pod: " + b.error);
+      record_event(ObjectRef{"Pod", ns, name, b.uid, b.resource_version}, "Warning", "FailedDecode",
+                   "fitscale skips this pod: " + b.error);
     }
     reported.emplace(b.key, std::move(version));
   }

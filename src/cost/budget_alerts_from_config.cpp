@@ -15,7 +15,8 @@ BudgetAlerts make_budget_alerts(const Config& config, AlertLog* durable_log) {
   options.webhook_url = config.alerts.webhook;
   options.thresholds = config.alerts.thresholds;
   options.cluster_name = config.cluster_name;
-  a.recorder = std::make_unique<BudgetAlertRecorder>(budgets_or_defaults(config), options, *a.sender, *log);
+  a.recorder =
+      std::make_unique<BudgetAlertRecorder>(budgets_or_defaults(config), options, *a.sender, *log);
   return a;
 }
 

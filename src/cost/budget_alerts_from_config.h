@@ -13,7 +13,7 @@ namespace fitscale {
 
 struct BudgetAlerts {
   std::unique_ptr<WebhookSender> sender;
-  std::unique_ptr<AlertLog> own_log;  // used when no durable log was given
+  std::unique_ptr<AlertLog> own_log;              // used when no durable log was given
   std::unique_ptr<BudgetAlertRecorder> recorder;  // null when alerts.webhook is not set
 };
 

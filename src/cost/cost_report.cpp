@@ -25,7 +25,7 @@ void CostReportBuilder::add(const Segment& s, const MeteredNode& node, bool open
     if (c.idle) idle_ += c.micros;
     put(ns_, c.ns, c.micros, c.idle);
     // Jobs are named within their namespace: "team-a/train" (a key already qualified stays).
-    std::string job = c.job.empty() ? c.ns + "/(idle)"
+    std::string job = c.job.empty()                          ? c.ns + "/(idle)"
                       : c.job.find('/') == std::string::npos ? c.ns + "/" + c.job
                                                              : c.job;
     put(job_, job, c.micros, c.idle);
@@ -37,7 +37,8 @@ void CostReportBuilder::add(const Segment& s, const MeteredNode& node, bool open
 std::vector<CostLine> CostReportBuilder::sorted(const Lines& lines) {
   std::vector<CostLine> out;
   for (const auto& [k, l] : lines) out.push_back(l);
-  std::stable_sort(out.begin(), out.end(), [](const CostLine& x, const CostLine& y) { return x.micros > y.micros; });
+  std::stable_sort(out.begin(), out.end(),
+                   [](const CostLine& x, const CostLine& y) { return x.micros > y.micros; });
   return out;
 }
 

@@ -12,7 +12,8 @@ size_t discard(char*, size_t size, size_t n, void*) { return size * n; }
 
 }  // namespace
 
-std::optional<std::string> CurlWebhookSender::post_json(const std::string& url, const std::string& json) {
+std::optional<std::string> CurlWebhookSender::post_json(const std::string& url,
+                                                        const std::string& json) {
   std::unique_ptr<CURL, decltype(&curl_easy_cleanup)> curl(curl_easy_init(), curl_easy_cleanup);
   if (!curl) return "cannot initialise libcurl";
   std::unique_ptr<curl_slist, decltype(&curl_slist_free_all)> headers(

@@ -45,7 +45,8 @@ void SqliteDb::exec(std::string_view sql) {
 }
 
 SqliteStmt::SqliteStmt(SqliteDb& db, std::string_view sql) : db_(db) {
-  if (sqlite3_prepare_v2(db.handle(), sql.data(), static_cast<int>(sql.size()), &stmt_, nullptr) != SQLITE_OK) {
+  if (sqlite3_prepare_v2(db.handle(), sql.data(), static_cast<int>(sql.size()), &stmt_, nullptr) !=
+      SQLITE_OK) {
     db.fail("prepare \"" + std::string(sql.substr(0, 60)) + "\"");
   }
 }
@@ -58,7 +59,8 @@ SqliteStmt& SqliteStmt::bind(int i, std::int64_t v) {
 }
 
 SqliteStmt& SqliteStmt::bind(int i, std::string_view v) {
-  if (sqlite3_bind_text(stmt_, i, v.data(), static_cast<int>(v.size()), SQLITE_TRANSIENT) != SQLITE_OK) {
+  if (sqlite3_bind_text(stmt_, i, v.data(), static_cast<int>(v.size()), SQLITE_TRANSIENT) !=
+      SQLITE_OK) {
     db_.fail("bind");
   }
   return *this;

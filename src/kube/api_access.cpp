@@ -9,7 +9,8 @@ namespace {
 
 // Which credentials the refused request carried, so the message says what to fix.
 std::string credentials(const KubeConfig& c) {
-  if (!c.client_cert_pem.empty() && !c.token.empty()) return "a client certificate and the kubeconfig's token";
+  if (!c.client_cert_pem.empty() && !c.token.empty())
+    return "a client certificate and the kubeconfig's token";
   if (!c.client_cert_pem.empty()) return "a client certificate";
   if (!c.token.empty()) return "the kubeconfig's token";
   return "no credentials";

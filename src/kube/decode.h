@@ -58,7 +58,8 @@ struct DecodedObjects {
 // except that with `skip_bad_pods` a pod that does not decode is reported in bad_pods and skipped
 // (the live controller keeps running and records an event on it).
 DecodedObjects decode_objects(std::string_view text, std::string_view source,
-                              const std::vector<std::string>& gpu_models, bool skip_bad_pods = false);
+                              const std::vector<std::string>& gpu_models,
+                              bool skip_bad_pods = false);
 
 // One JSON object each (a watch event's object). Throw InputError naming the object.
 Pod decode_pod_json(std::string_view json, const std::vector<std::string>& gpu_models);
@@ -86,7 +87,8 @@ class JsonDecoder {
 
   // For list pages of one kind (the informer): every item decoded, or reported in `bad` as
   // ("ns/name" or "name", error) and skipped. `kind` is "Pod", "Node" or "PodDisruptionBudget".
-  void decode_list_items(std::string_view json, std::string_view kind, std::vector<std::pair<std::string, Pod>>* pods,
+  void decode_list_items(std::string_view json, std::string_view kind,
+                         std::vector<std::pair<std::string, Pod>>* pods,
                          std::vector<std::pair<std::string, Node>>* nodes,
                          std::vector<std::pair<std::string, PodDisruptionBudgetView>>* pdbs,
                          std::vector<std::pair<std::string, std::string>>& bad);

@@ -20,7 +20,7 @@ namespace dom = simdjson::dom;
 struct Path {
   const Path* parent = nullptr;
   std::string_view name;
-  long idx = -1;  // >= 0: an array element of the parent
+  long idx = -1;                    // >= 0: an array element of the parent
   Path(const char* n) : name(n) {}  // NOLINT: a literal is a root path
   Path(const Path* p, std::string_view n) : parent(p), name(n) {}
   Path(const Path* p, std::size_t i) : parent(p), idx(static_cast<long>(i)) {}
@@ -56,14 +56,20 @@ struct Problems {
 
 std::string_view type_name(dom::element_type t) {
   switch (t) {
-    case dom::element_type::ARRAY: return "an array";
-    case dom::element_type::OBJECT: return "an object";
+    case dom::element_type::ARRAY:
+      return "an array";
+    case dom::element_type::OBJECT:
+      return "an object";
     case dom::element_type::INT64:
     case dom::element_type::UINT64:
-    case dom::element_type::DOUBLE: return "a number";
-    case dom::element_type::STRING: return "a string";
-    case dom::element_type::BOOL: return "a boolean";
-    case dom::element_type::NULL_VALUE: return "null";
+    case dom::element_type::DOUBLE:
+      return "a number";
+    case dom::element_type::STRING:
+      return "a string";
+    case dom::element_type::BOOL:
+      return "a boolean";
+    case dom::element_type::NULL_VALUE:
+      return "null";
   }
   return "a value";
 }
@@ -72,7 +78,9 @@ void wrong_type(Problems& p, const Path& path, dom::element e, std::string_view 
   p.add(path, "expected " + std::string(want) + ", got " + std::string(type_name(e.type())));
 }
 
-std::string index(std::string_view a, std::size_t i) { return std::string(a) + "[" + std::to_string(i) + "]"; }
+std::string index(std::string_view a, std::size_t i) {
+  return std::string(a) + "[" + std::to_string(i) + "]";
+}
 
 // Field access that treats an explicit null like a missing field (as the API server does).
 bool field(dom::object o, std::string_view key, dom::element& out) {
@@ -80,7 +88,8 @@ bool field(dom::object o, std::string_view key, dom::element& out) {
   return !out.is_null();
 }
 
-bool get_object(dom::object o, std::string_view key, dom::object& out, Problems& p, const Path& path) {
+bool get_object(dom::object o, std::string_view key, dom::object& out, Problems& p,
+                const Path& path) {
   dom::element e;
   if (!field(o, key, e)) return false;
   if (e.get(out) != simdjson::SUCCESS) {
@@ -90,7 +99,8 @@ bool get_object(dom::object o, std::string_view key, dom::object& out, Problems&
   return true;
 }
 
-bool get_array(dom::object o, std::string_view key, dom::array& out, Problems& p, const Path& path) {
+bool get_array(dom::object o, std::string_view key, dom::array& out, Problems& p,
+               const Path& path) {
   dom::element e;
   if (!field(o, key, e)) return false;
   if (e.get(out) != simdjson::SUCCESS) {
@@ -111,7 +121,8 @@ std::string_view get_string(dom::object o, std::string_view key, Problems& p, co
   return s;
 }
 
-std::optional<std::int64_t> get_int(dom::object o, std::string_view key, Problems& p, const Path& path) {
+std::optional<std::int64_t> get_int(dom::object o, std::string_view key, Problems& p,
+                                    const Path& path) {
   dom::element e;
   if (!field(o, key, e)) return std::nullopt;
   std::int64_t v = 0;
@@ -180,7 +191,8 @@ void read_resource_list(dom::object o, const Path& path, Resources& into, Proble
 }
 
 // A string -> string map (labels, annotations, nodeSelector).
-void read_string_map(dom::object o, std::string_view key, const Path& path, Labels& into, Problems& p) {
+void read_string_map(dom::object o, std::string_view key, const Path& path, Labels& into,
+                     Problems& p) {
   dom::object m;
   if (!get_object(o, key, m, p, path)) return;
   const Path base(&path, key);
@@ -207,18 +219,26 @@ std::optional<Time> get_time(dom::object o, std::string_view key, Problems& p, c
 }
 
 bool parse_op(std::string_view s, SelectorOp& op) {
-  if (s == "In") op = SelectorOp::In;
-  else if (s == "NotIn") op = SelectorOp::NotIn;
-  else if (s == "Exists") op = SelectorOp::Exists;
-  else if (s == "DoesNotExist") op = SelectorOp::DoesNotExist;
-  else if (s == "Gt") op = SelectorOp::Gt;
-  else if (s == "Lt") op = SelectorOp::Lt;
-  else return false;
+  if (s == "In")
+    op = SelectorOp::In;
+  else if (s == "NotIn")
+    op = SelectorOp::NotIn;
+  else if (s == "Exists")
+    op = SelectorOp::Exists;
+  else if (s == "DoesNotExist")
+    op = SelectorOp::DoesNotExist;
+  else if (s == "Gt")
+    op = SelectorOp::Gt;
+  else if (s == "Lt")
+    op = SelectorOp::Lt;
+  else
+    return false;
   return true;
 }
 
 // One matchExpressions entry, checked the way the API server validates it.
-std::optional<Requirement> read_requirement(dom::element e, const Path& path, Problems& p, bool allow_gt_lt) {
+std::optional<Requirement> read_requirement(dom::element e, const Path& path, Problems& p,
+                                            bool allow_gt_lt) {
   dom::object o;
   if (e.get(o) != simdjson::SUCCESS) {
     wrong_type(p, path, e, "an object");
@@ -232,8 +252,9 @@ std::optional<Requirement> read_requirement(dom::element e, const Path& path, Pr
   }
   const std::string_view op = get_string(o, "operator", p, path);
   if (!parse_op(op, r.op) || (!allow_gt_lt && (r.op == SelectorOp::Gt || r.op == SelectorOp::Lt))) {
-    p.add(Path(&path, "operator"), "unknown operator \"" + std::string(op) + "\" (expected In, NotIn, Exists, DoesNotExist" +
-                                      (allow_gt_lt ? ", Gt, Lt)" : ")"));
+    p.add(Path(&path, "operator"), "unknown operator \"" + std::string(op) +
+                                       "\" (expected In, NotIn, Exists, DoesNotExist" +
+                                       (allow_gt_lt ? ", Gt, Lt)" : ")"));
     return std::nullopt;
   }
   dom::array values;
@@ -330,12 +351,18 @@ class Decoder {
       pod.scheduler_verdict = scheduler_verdict(status, p);
       pod.nominated_node = std::string(get_string(status, "nominatedNodeName", p, "status"));
       const std::string_view phase = get_string(status, "phase", p, "status");
-      if (phase.empty() || phase == "Pending") pod.phase = PodPhase::Pending;
-      else if (phase == "Running") pod.phase = PodPhase::Running;
-      else if (phase == "Succeeded") pod.phase = PodPhase::Succeeded;
-      else if (phase == "Failed") pod.phase = PodPhase::Failed;
-      else if (phase == "Unknown") pod.phase = PodPhase::Unknown;
-      else p.add("status.phase", "unknown phase \"" + std::string(phase) + "\"");
+      if (phase.empty() || phase == "Pending")
+        pod.phase = PodPhase::Pending;
+      else if (phase == "Running")
+        pod.phase = PodPhase::Running;
+      else if (phase == "Succeeded")
+        pod.phase = PodPhase::Succeeded;
+      else if (phase == "Failed")
+        pod.phase = PodPhase::Failed;
+      else if (phase == "Unknown")
+        pod.phase = PodPhase::Unknown;
+      else
+        p.add("status.phase", "unknown phase \"" + std::string(phase) + "\"");
     }
     return pod;
   }
@@ -441,7 +468,8 @@ class Decoder {
     dom::object spec;
     if (get_object(o, "spec", spec, p, "")) {
       dom::object sel;
-      if (get_object(spec, "selector", sel, p, "spec")) b.selector = read_label_selector(sel, "spec.selector", p);
+      if (get_object(spec, "selector", sel, p, "spec"))
+        b.selector = read_label_selector(sel, "spec.selector", p);
     }
     dom::object status;
     if (get_object(o, "status", status, p, "")) {
@@ -483,13 +511,15 @@ class Decoder {
     }
   }
 
-  static std::optional<std::int64_t> gang_size(const Pod& pod, std::initializer_list<std::string_view> keys,
+  static std::optional<std::int64_t> gang_size(const Pod& pod,
+                                               std::initializer_list<std::string_view> keys,
                                                Problems& p, std::string& where) {
     for (std::string_view key : keys) {
       for (const auto* m : {&pod.labels, &pod.annotations}) {
         auto it = m->find(key);
         if (it == m->end()) continue;
-        where = std::string(m == &pod.labels ? "metadata.labels." : "metadata.annotations.") + std::string(key);
+        where = std::string(m == &pod.labels ? "metadata.labels." : "metadata.annotations.") +
+                std::string(key);
         std::int64_t n = 0;
         const std::string& v = it->second;
         auto [ptr, ec] = std::from_chars(v.data(), v.data() + v.size(), n);
@@ -510,7 +540,8 @@ class Decoder {
       if (!size) {
         if (where.empty()) {
           p.add_at("metadata.labels." + std::string(label::kGang),
-                "gang \"" + it->second + "\" needs its size: label or annotation " + std::string(label::kGangSize));
+                   "gang \"" + it->second + "\" needs its size: label or annotation " +
+                       std::string(label::kGangSize));
         }
         return std::nullopt;
       }
@@ -520,10 +551,11 @@ class Decoder {
       auto size = gang_size(pod, {"scheduling.x-k8s.io/min-available", label::kGangSize}, p, where);
       if (!size) {
         if (where.empty()) {
-          p.add_at("metadata.labels." + std::string(label::kPodGroup),
-                "pod group \"" + it->second +
-                    "\" needs its size: annotation or label scheduling.x-k8s.io/min-available or " +
-                    std::string(label::kGangSize));
+          p.add_at(
+              "metadata.labels." + std::string(label::kPodGroup),
+              "pod group \"" + it->second +
+                  "\" needs its size: annotation or label scheduling.x-k8s.io/min-available or " +
+                  std::string(label::kGangSize));
         }
         return std::nullopt;
       }
@@ -545,22 +577,26 @@ class Decoder {
     const Path rpath(&path, "resources");
     std::vector<std::string_view> seen;
     dom::object requests;
-    if (get_object(res, "requests", requests, p, rpath)) read_resource_list(requests, Path(&rpath, "requests"), r, p, &seen);
+    if (get_object(res, "requests", requests, p, rpath))
+      read_resource_list(requests, Path(&rpath, "requests"), r, p, &seen);
     dom::object limits;
-    if (get_object(res, "limits", limits, p, rpath)) read_resource_list(limits, Path(&rpath, "limits"), r, p, nullptr, &seen);
+    if (get_object(res, "limits", limits, p, rpath))
+      read_resource_list(limits, Path(&rpath, "limits"), r, p, nullptr, &seen);
     return r;
   }
 
   void read_pod_spec(dom::object spec, Pod& pod, Problems& p) const {
     dom::array gates;
-    if (get_array(spec, "schedulingGates", gates, p, "spec")) pod.scheduling_gated = gates.size() > 0;
+    if (get_array(spec, "schedulingGates", gates, p, "spec"))
+      pod.scheduling_gated = gates.size() > 0;
     // Effective requests: what the scheduler reserves for the pod.
     Resources sum;
     dom::array containers;
     if (get_array(spec, "containers", containers, p, "spec")) {
       std::size_t i = 0;
       const Path containers_path("spec.containers");
-      for (dom::element e : containers) sum += container_requests(e, Path(&containers_path, i++), p);
+      for (dom::element e : containers)
+        sum += container_requests(e, Path(&containers_path, i++), p);
     }
     Resources init_max;
     Resources sidecars;  // init containers with restartPolicy Always keep running beside the app
@@ -611,8 +647,11 @@ class Decoder {
         Toleration tol;
         tol.key = std::string(get_string(t, "key", p, path));
         const std::string_view op = get_string(t, "operator", p, path);
-        if (op == "Exists") tol.exists = true;
-        else if (!op.empty() && op != "Equal") p.add(Path(&path, "operator"), "unknown operator \"" + std::string(op) + "\" (expected Equal or Exists)");
+        if (op == "Exists")
+          tol.exists = true;
+        else if (!op.empty() && op != "Equal")
+          p.add(Path(&path, "operator"),
+                "unknown operator \"" + std::string(op) + "\" (expected Equal or Exists)");
         tol.value = std::string(get_string(t, "value", p, path));
         const std::string effect(get_string(t, "effect", p, path));
         if (!effect.empty()) {
@@ -640,7 +679,8 @@ class Decoder {
       dom::object required;
       const Path rpath("spec.affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution");
       const Path terms_path(&rpath, "nodeSelectorTerms");
-      if (get_object(na, "requiredDuringSchedulingIgnoredDuringExecution", required, p, "spec.affinity.nodeAffinity")) {
+      if (get_object(na, "requiredDuringSchedulingIgnoredDuringExecution", required, p,
+                     "spec.affinity.nodeAffinity")) {
         dom::array terms;
         if (get_array(required, "nodeSelectorTerms", terms, p, rpath)) {
           std::size_t i = 0;
@@ -671,7 +711,8 @@ class Decoder {
                 if (auto r = read_requirement(x, fpath, p, true)) {
                   // The only field a node selector may use; a node's hostname label carries it.
                   if (r->key != "metadata.name") {
-                    p.add(Path(&fpath, "key"), "only metadata.name is supported, got \"" + r->key + "\"");
+                    p.add(Path(&fpath, "key"),
+                          "only metadata.name is supported, got \"" + r->key + "\"");
                     continue;
                   }
                   r->key = std::string(label::kHostname);
@@ -687,8 +728,10 @@ class Decoder {
     dom::object anti;
     if (get_object(affinity, "podAntiAffinity", anti, p, "spec.affinity")) {
       dom::array terms;
-      const Path apath("spec.affinity.podAntiAffinity.requiredDuringSchedulingIgnoredDuringExecution");
-      if (get_array(anti, "requiredDuringSchedulingIgnoredDuringExecution", terms, p, "spec.affinity.podAntiAffinity")) {
+      const Path apath(
+          "spec.affinity.podAntiAffinity.requiredDuringSchedulingIgnoredDuringExecution");
+      if (get_array(anti, "requiredDuringSchedulingIgnoredDuringExecution", terms, p,
+                    "spec.affinity.podAntiAffinity")) {
         std::size_t i = 0;
         for (dom::element e : terms) {
           const Path tpath(&apath, i++);
@@ -701,7 +744,8 @@ class Decoder {
           dom::object sel;
           // A term without a selector selects no pods, so it constrains nothing.
           if (get_object(t, "labelSelector", sel, p, tpath)) {
-            pod.anti_affinity_hostname.push_back(read_label_selector(sel, Path(&tpath, "labelSelector"), p));
+            pod.anti_affinity_hostname.push_back(
+                read_label_selector(sel, Path(&tpath, "labelSelector"), p));
           }
         }
       }
@@ -724,7 +768,10 @@ bool is_list_kind(std::string_view kind) {
 }
 
 std::string describe(std::string_view kind, const ObjectName& n) {
-  std::string s = kind == "Pod" ? "pod " : kind == "Node" ? "node " : kind == "PodDisruptionBudget" ? "poddisruptionbudget " : std::string(kind) + " ";
+  std::string s = kind == "Pod"                   ? "pod "
+                  : kind == "Node"                ? "node "
+                  : kind == "PodDisruptionBudget" ? "poddisruptionbudget "
+                                                  : std::string(kind) + " ";
   if (n.name.empty()) return s + "(no name)";
   if (kind == "Node") return s + n.name;
   return s + (n.ns.empty() ? "default" : n.ns) + "/" + n.name;
@@ -754,7 +801,8 @@ std::string json_syntax_error(std::string_view text, simdjson::error_code code) 
       }
     }
     std::string what = e.what();
-    // "[json.exception.parse_error.101] parse error at line 1, column 5: syntax error ..." -> the reason.
+    // "[json.exception.parse_error.101] parse error at line 1, column 5: syntax error ..." -> the
+    // reason.
     if (auto pos = what.find(": "); pos != std::string::npos) what = what.substr(pos + 2);
     return std::to_string(line) + ":" + std::to_string(col) + ": invalid JSON: " + what;
   } catch (const std::exception&) {
@@ -787,8 +835,10 @@ struct JsonDecoder::Impl {
   // The whole loaded document as a DOM.
   dom::element parse_loaded(std::string_view json, std::string_view source) {
     dom::element root;
-    if (auto err = parser.parse(buffer.get(), json.size(), false).get(root); err != simdjson::SUCCESS) {
-      throw InputError(std::string(source) + (source.empty() ? "" : ":") + json_syntax_error(json, err));
+    if (auto err = parser.parse(buffer.get(), json.size(), false).get(root);
+        err != simdjson::SUCCESS) {
+      throw InputError(std::string(source) + (source.empty() ? "" : ":") +
+                       json_syntax_error(json, err));
     }
     return root;
   }
@@ -813,13 +863,15 @@ struct JsonDecoder::Impl {
   bool scan_list(std::string_view json, ListScan& scan) {
     namespace od = simdjson::ondemand;
     od::document doc;
-    if (ondemand.iterate(buffer.get(), json.size(), buffer_capacity).get(doc) != simdjson::SUCCESS) return false;
+    if (ondemand.iterate(buffer.get(), json.size(), buffer_capacity).get(doc) != simdjson::SUCCESS)
+      return false;
     od::object top;
     if (doc.get_object().get(top) != simdjson::SUCCESS) return false;
     for (auto f : top) {
       od::field fld;
       std::string_view key;
-      if (std::move(f).get(fld) != simdjson::SUCCESS || fld.unescaped_key().get(key) != simdjson::SUCCESS) {
+      if (std::move(f).get(fld) != simdjson::SUCCESS ||
+          fld.unescaped_key().get(key) != simdjson::SUCCESS) {
         return false;
       }
       if (key == "kind") {
@@ -834,7 +886,8 @@ struct JsonDecoder::Impl {
           od::value v;
           od::object o;
           std::string_view raw;
-          if (std::move(el).get(v) != simdjson::SUCCESS || v.get_object().get(o) != simdjson::SUCCESS ||
+          if (std::move(el).get(v) != simdjson::SUCCESS ||
+              v.get_object().get(o) != simdjson::SUCCESS ||
               o.raw_json().get(raw) != simdjson::SUCCESS) {
             return false;
           }
@@ -845,25 +898,32 @@ struct JsonDecoder::Impl {
     // On Demand does not look past the object it was asked for: text after it is an error the
     // DOM path reports.
     std::size_t end = json.size();
-    while (end > 0 && (json[end - 1] == ' ' || json[end - 1] == '\n' || json[end - 1] == '\r' || json[end - 1] == '\t')) --end;
-    return end > 0 && json[end - 1] == '}' && (scan.items.empty() || scan.items.back().data() + scan.items.back().size() < buffer.get() + end);
+    while (end > 0 && (json[end - 1] == ' ' || json[end - 1] == '\n' || json[end - 1] == '\r' ||
+                       json[end - 1] == '\t'))
+      --end;
+    return end > 0 && json[end - 1] == '}' &&
+           (scan.items.empty() ||
+            scan.items.back().data() + scan.items.back().size() < buffer.get() + end);
   }
 
   // Calls `each(object, index)` for every item of a list document already loaded; false when the
   // document is no list or the fast path does not apply. `kind` receives the list's kind.
   template <class Reserve, class Each>
-  bool for_each_item(std::string_view json, std::string_view source, std::string& kind, Reserve reserve, Each each) {
+  bool for_each_item(std::string_view json, std::string_view source, std::string& kind,
+                     Reserve reserve, Each each) {
     ListScan scan;
     if (!scan_list(json, scan)) return false;
     kind = scan.kind;
     if (!scan.kind.empty() && !is_list_kind(scan.kind)) return false;
     if (scan.kind.empty() && !scan.has_items) return false;
-    reserve(scan.items.size());  // growing a vector of 100,000 pods twice over costs more than decoding
+    reserve(
+        scan.items.size());  // growing a vector of 100,000 pods twice over costs more than decoding
     for (std::size_t i = 0; i < scan.items.size(); ++i) {
       const std::string_view raw = scan.items[i];
       dom::element e;
       if (auto err = parser.parse(raw.data(), raw.size(), false).get(e); err != simdjson::SUCCESS) {
-        throw InputError(std::string(source) + (source.empty() ? "" : ":") + json_syntax_error(json, err));
+        throw InputError(std::string(source) + (source.empty() ? "" : ":") +
+                         json_syntax_error(json, err));
       }
       each(dom::object(e), i);
     }
@@ -872,13 +932,14 @@ struct JsonDecoder::Impl {
 
   // Decodes one object of `kind` into `out`. Errors start with `src` and, for an item of a
   // list (`item` >= 0), its index: "cluster.json: items[3]: pod ...".
-  void decode_object(dom::object o, std::string_view kind, const std::string& src, long item, DecodedObjects& out,
-                     bool skip_bad_pods) {
+  void decode_object(dom::object o, std::string_view kind, const std::string& src, long item,
+                     DecodedObjects& out, bool skip_bad_pods) {
     Decoder d(gpu_models);
     Problems p;
     auto raise = [&] {
       std::string where = src;
-      if (item >= 0) where += (where.empty() ? "" : ": ") + index("items", static_cast<std::size_t>(item));
+      if (item >= 0)
+        where += (where.empty() ? "" : ": ") + index("items", static_cast<std::size_t>(item));
       const std::string prefix = where.empty() ? "" : where + ": ";
       throw InputError(prefix + describe(kind, Decoder::name_of(o)) + ": " + p.first);
     };
@@ -903,12 +964,13 @@ struct JsonDecoder::Impl {
     }
   }
 
-  void decode_root(dom::element root, std::string_view source, std::string_view kind_hint, DecodedObjects& out,
-                   bool skip_bad_pods) {
+  void decode_root(dom::element root, std::string_view source, std::string_view kind_hint,
+                   DecodedObjects& out, bool skip_bad_pods) {
     const std::string src(source);
     dom::object o;
     if (root.get(o) != simdjson::SUCCESS) {
-      throw InputError(src + (src.empty() ? "" : ": ") + "expected a Kubernetes object or List, got " +
+      throw InputError(src + (src.empty() ? "" : ": ") +
+                       "expected a Kubernetes object or List, got " +
                        std::string(type_name(root.type())));
     }
     std::string_view kind;
@@ -930,7 +992,9 @@ struct JsonDecoder::Impl {
     std::size_t i = 0;
     for (dom::element e : items) {
       const long at = static_cast<long>(i++);
-      auto where = [&] { return (src.empty() ? "" : src + ": ") + index("items", static_cast<std::size_t>(at)); };
+      auto where = [&] {
+        return (src.empty() ? "" : src + ": ") + index("items", static_cast<std::size_t>(at));
+      };
       dom::object item;
       if (e.get(item) != simdjson::SUCCESS) {
         throw InputError(where() + ": expected an object, got " + std::string(type_name(e.type())));
@@ -947,7 +1011,8 @@ struct JsonDecoder::Impl {
     dom::element root = parse(json, "");
     dom::object o;
     if (root.get(o) != simdjson::SUCCESS) {
-      throw InputError("expected a " + std::string(kind) + " object, got " + std::string(type_name(root.type())));
+      throw InputError("expected a " + std::string(kind) + " object, got " +
+                       std::string(type_name(root.type())));
     }
     DecodedObjects out;
     decode_object(o, kind, "", -1, out, false);
@@ -962,41 +1027,49 @@ JsonDecoder::~JsonDecoder() = default;
 JsonDecoder::JsonDecoder(JsonDecoder&&) noexcept = default;
 JsonDecoder& JsonDecoder::operator=(JsonDecoder&&) noexcept = default;
 
-DecodedObjects JsonDecoder::decode(std::string_view json, std::string_view source, bool skip_bad_pods) {
+DecodedObjects JsonDecoder::decode(std::string_view json, std::string_view source,
+                                   bool skip_bad_pods) {
   DecodedObjects out;
   decode_into(json, source, "", skip_bad_pods, out);
   return out;
 }
 
-void JsonDecoder::decode_into(std::string_view json, std::string_view source, std::string_view kind_hint,
-                              bool skip_bad_pods, DecodedObjects& out) {
+void JsonDecoder::decode_into(std::string_view json, std::string_view source,
+                              std::string_view kind_hint, bool skip_bad_pods, DecodedObjects& out) {
   impl_->load(json);
   const std::string src(source);
   std::string list_kind;
   auto reserve = [&](std::size_t n) { out.pods.reserve(out.pods.size() + n); };
-  const bool listed = impl_->for_each_item(json, source, list_kind, reserve, [&](dom::object item, std::size_t i) {
-    std::string_view item_kind = list_kind.empty() ? kind_hint : kind_of_list(list_kind);
-    std::string_view k;
-    if (item["kind"].get(k) != simdjson::SUCCESS || k.empty()) k = item_kind;
-    if (k.empty()) throw InputError((src.empty() ? "" : src + ": ") + index("items", i) + ": missing \"kind\"");
-    impl_->decode_object(item, k, src, static_cast<long>(i), out, skip_bad_pods);
-  });
+  const bool listed =
+      impl_->for_each_item(json, source, list_kind, reserve, [&](dom::object item, std::size_t i) {
+        std::string_view item_kind = list_kind.empty() ? kind_hint : kind_of_list(list_kind);
+        std::string_view k;
+        if (item["kind"].get(k) != simdjson::SUCCESS || k.empty()) k = item_kind;
+        if (k.empty())
+          throw InputError((src.empty() ? "" : src + ": ") + index("items", i) +
+                           ": missing \"kind\"");
+        impl_->decode_object(item, k, src, static_cast<long>(i), out, skip_bad_pods);
+      });
   if (listed) return;
   dom::element root = impl_->parse_loaded(json, source);
   impl_->decode_root(root, source, kind_hint, out, skip_bad_pods);
 }
 
-Pod JsonDecoder::pod(std::string_view json) { return impl_->single(json, "Pod", &DecodedObjects::pods); }
-Node JsonDecoder::node(std::string_view json) { return impl_->single(json, "Node", &DecodedObjects::nodes); }
+Pod JsonDecoder::pod(std::string_view json) {
+  return impl_->single(json, "Pod", &DecodedObjects::pods);
+}
+Node JsonDecoder::node(std::string_view json) {
+  return impl_->single(json, "Node", &DecodedObjects::nodes);
+}
 PodDisruptionBudgetView JsonDecoder::pdb(std::string_view json) {
   return impl_->single(json, "PodDisruptionBudget", &DecodedObjects::pdbs);
 }
 
-void JsonDecoder::decode_list_items(std::string_view json, std::string_view kind,
-                                    std::vector<std::pair<std::string, Pod>>* pods,
-                                    std::vector<std::pair<std::string, Node>>* nodes,
-                                    std::vector<std::pair<std::string, PodDisruptionBudgetView>>* pdbs,
-                                    std::vector<std::pair<std::string, std::string>>& bad) {
+void JsonDecoder::decode_list_items(
+    std::string_view json, std::string_view kind, std::vector<std::pair<std::string, Pod>>* pods,
+    std::vector<std::pair<std::string, Node>>* nodes,
+    std::vector<std::pair<std::string, PodDisruptionBudgetView>>* pdbs,
+    std::vector<std::pair<std::string, std::string>>& bad) {
   Decoder d(impl_->gpu_models);
   auto one = [&](dom::object item, std::size_t i) {
     const ObjectName name = Decoder::name_of(item);

@@ -53,8 +53,9 @@ class EventRecorder {
 
   // Set before start(). `gate`: asked before every write (a replica that lost its lease stops
   // at once). `monotonic`: seconds that never jump, for the rate limit (default: the Clock's
-  // monotonic reading; tests set their own). `outcome`: called with "created", "updated", "dropped_queue_full",
-  // "dropped_spam", "refused", "failed" for each event (a metric). `warn`: a failed write.
+  // monotonic reading; tests set their own). `outcome`: called with "created", "updated",
+  // "dropped_queue_full", "dropped_spam", "refused", "failed" for each event (a metric). `warn`: a
+  // failed write.
   void set_gate(std::function<bool()> gate) { gate_ = std::move(gate); }
   void set_monotonic(std::function<double()> monotonic) { monotonic_ = std::move(monotonic); }
   void set_outcome(std::function<void(const char*)> outcome) { outcome_ = std::move(outcome); }

@@ -206,7 +206,8 @@ class Informer {
       ++stats_.events;
       switch (ev.type) {
         case WatchEventType::Error:
-          if (ev.error_code == 410) gone = true;
+          if (ev.error_code == 410)
+            gone = true;
           else
             log_.warn("watch error", {{"resource", codec_.resource},
                                       {"code", std::to_string(ev.error_code)},

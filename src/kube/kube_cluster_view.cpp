@@ -15,7 +15,8 @@ std::string describe(const HttpResponse& r) {
   std::string msg = "HTTP " + std::to_string(r.status);
   try {
     json body = json::parse(r.body);
-    if (body.contains("message") && body["message"].is_string()) msg += ": " + body["message"].get<std::string>();
+    if (body.contains("message") && body["message"].is_string())
+      msg += ": " + body["message"].get<std::string>();
   } catch (const json::exception&) {
   }
   return msg;
@@ -107,8 +108,8 @@ bool KubeClusterView::cordon(const std::string& node) {
   std::lock_guard lock(write_mu_);
   if (!allowed("cordon node " + node)) return false;
   json patch = {{"spec", {{"unschedulable", true}}}};
-  HttpResponse r = writer_.send("PATCH", "/api/v1/nodes/" + node, patch.dump(),
-                                "application/merge-patch+json");
+  HttpResponse r =
+      writer_.send("PATCH", "/api/v1/nodes/" + node, patch.dump(), "application/merge-patch+json");
   if (!r.ok()) log_.warn("cordon failed", {{"node", node}, {"error", describe(r)}});
   return r.ok();
 }
@@ -117,8 +118,8 @@ bool KubeClusterView::uncordon(const std::string& node) {
   std::lock_guard lock(write_mu_);
   if (!allowed("uncordon node " + node)) return false;
   json patch = {{"spec", {{"unschedulable", false}}}};
-  HttpResponse r = writer_.send("PATCH", "/api/v1/nodes/" + node, patch.dump(),
-                                "application/merge-patch+json");
+  HttpResponse r =
+      writer_.send("PATCH", "/api/v1/nodes/" + node, patch.dump(), "application/merge-patch+json");
   if (!r.ok()) log_.warn("uncordon failed", {{"node", node}, {"error", describe(r)}});
   return r.ok();
 }
@@ -139,7 +140,8 @@ bool KubeClusterView::add_taint(const std::string& node, const Taint& taint) {
     try {
       json obj = json::parse(got.body);
       rv = obj.at("metadata").value("resourceVersion", "");
-      if (obj.contains("spec") && obj["spec"].contains("taints") && obj["spec"]["taints"].is_array()) {
+      if (obj.contains("spec") && obj["spec"].contains("taints") &&
+          obj["spec"]["taints"].is_array()) {
         taints = obj["spec"]["taints"];
       }
     } catch (const json::exception& e) {
@@ -147,7 +149,8 @@ bool KubeClusterView::add_taint(const std::string& node, const Taint& taint) {
       return false;
     }
     for (const auto& t : taints) {
-      if (t.value("key", "") == taint.key && t.value("effect", "") == to_string(taint.effect)) return true;
+      if (t.value("key", "") == taint.key && t.value("effect", "") == to_string(taint.effect))
+        return true;
     }
     taints.push_back(taint_json(taint));
     json patch = {{"metadata", {{"resourceVersion", rv}}}, {"spec", {{"taints", taints}}}};

@@ -89,8 +89,9 @@ bool LeaderElector::try_acquire_or_renew() {
       set_leader(false);
       return false;
     }
-    return on_error("cannot create lease: " +
-                    (created.error.empty() ? "HTTP " + std::to_string(created.status) : created.error));
+    return on_error("cannot create lease: " + (created.error.empty()
+                                                   ? "HTTP " + std::to_string(created.status)
+                                                   : created.error));
   }
   if (!got.ok()) {
     return on_error("cannot read lease: " +
@@ -121,13 +122,15 @@ bool LeaderElector::try_acquire_or_renew() {
   }
   if (!holder.empty() && holder != options_.identity) {
     Seconds duration = options_.duration_s;
-    if (spec_in.contains("leaseDurationSeconds") && spec_in["leaseDurationSeconds"].is_number_integer()) {
+    if (spec_in.contains("leaseDurationSeconds") &&
+        spec_in["leaseDurationSeconds"].is_number_integer()) {
       duration = spec_in["leaseDurationSeconds"].get<Seconds>();
     }
     bool expired = now >= observed_at_ + duration;
     if (spec_in.contains("renewTime") && spec_in["renewTime"].is_string()) {
       try {
-        expired = expired || now >= parse_rfc3339(spec_in["renewTime"].get<std::string>()) + duration;
+        expired =
+            expired || now >= parse_rfc3339(spec_in["renewTime"].get<std::string>()) + duration;
       } catch (const InputError&) {
         // An unreadable renewTime: fall back on how long we have watched the record unchanged.
       }
@@ -209,7 +212,8 @@ void LeaderElector::start(std::function<void(bool)> on_change) {
       lock.unlock();
       bool leading = try_acquire_or_renew();
       lock.lock();
-      cv_.wait_for(lock, leading ? options_.renew_period : options_.retry_period, [this] { return stop_; });
+      cv_.wait_for(lock, leading ? options_.renew_period : options_.retry_period,
+                   [this] { return stop_; });
     }
   });
 }

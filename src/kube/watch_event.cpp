@@ -22,10 +22,14 @@ ObjectMeta meta_of(od::object metadata) {
     if (field.unescaped_key().get(key)) continue;
     od::value v;
     if (field.value().get(v)) continue;
-    if (key == "name") m.name = str(v);
-    else if (key == "namespace") m.ns = str(v);
-    else if (key == "uid") m.uid = str(v);
-    else if (key == "resourceVersion") m.resource_version = str(v);
+    if (key == "name")
+      m.name = str(v);
+    else if (key == "namespace")
+      m.ns = str(v);
+    else if (key == "uid")
+      m.uid = str(v);
+    else if (key == "resourceVersion")
+      m.resource_version = str(v);
   }
   return m;
 }
@@ -45,8 +49,10 @@ ListMeta parse_list_meta(std::string_view json) {
       od::object metadata = field.value().get_object();
       for (auto f : metadata) {
         std::string_view k = f.unescaped_key();
-        if (k == "resourceVersion") out.resource_version = str(f.value());
-        else if (k == "continue") out.continue_token = str(f.value());
+        if (k == "resourceVersion")
+          out.resource_version = str(f.value());
+        else if (k == "continue")
+          out.continue_token = str(f.value());
       }
       break;  // the items after metadata are the decoder's business
     }
@@ -129,12 +135,18 @@ WatchEvent parse_watch_event(std::string_view line) {
   }
   if (obj_offset == std::string_view::npos) throw InputError("watch event: no object");
   ev.object_json = line.substr(obj_offset, obj_len);
-  if (type == "ADDED") ev.type = WatchEventType::Added;
-  else if (type == "MODIFIED") ev.type = WatchEventType::Modified;
-  else if (type == "DELETED") ev.type = WatchEventType::Deleted;
-  else if (type == "BOOKMARK") ev.type = WatchEventType::Bookmark;
-  else if (type == "ERROR") ev.type = WatchEventType::Error;
-  else throw InputError("watch event: unknown type '" + type + "'");
+  if (type == "ADDED")
+    ev.type = WatchEventType::Added;
+  else if (type == "MODIFIED")
+    ev.type = WatchEventType::Modified;
+  else if (type == "DELETED")
+    ev.type = WatchEventType::Deleted;
+  else if (type == "BOOKMARK")
+    ev.type = WatchEventType::Bookmark;
+  else if (type == "ERROR")
+    ev.type = WatchEventType::Error;
+  else
+    throw InputError("watch event: unknown type '" + type + "'");
 
   if (ev.type == WatchEventType::Error) {
     // A metav1.Status: {"kind":"Status","code":410,"reason":"Expired","message":"..."}
@@ -144,8 +156,10 @@ WatchEvent parse_watch_event(std::string_view line) {
       od::object root = doc.get_object();
       for (auto field : root) {
         std::string_view key = field.unescaped_key();
-        if (key == "code") ev.error_code = static_cast<long>(field.value().get_int64());
-        else if (key == "message") ev.error_message = str(field.value());
+        if (key == "code")
+          ev.error_code = static_cast<long>(field.value().get_int64());
+        else if (key == "message")
+          ev.error_message = str(field.value());
       }
     } catch (const simdjson::simdjson_error& e) {
       throw InputError(std::string("watch ERROR event: malformed Status: ") + e.what());

@@ -17,13 +17,30 @@ namespace {
 
 // Columns of the catalog CSV (../shared/data/README.md); the first five are required.
 enum Col {
-  kName, kArch, kVcpu, kMemoryMib, kOnDemand,
-  kGpu, kGpuModel, kGpuMemoryMib, kSpot, kBucket, kBucketLabel, kColCount
+  kName,
+  kArch,
+  kVcpu,
+  kMemoryMib,
+  kOnDemand,
+  kGpu,
+  kGpuModel,
+  kGpuMemoryMib,
+  kSpot,
+  kBucket,
+  kBucketLabel,
+  kColCount
 };
-constexpr std::string_view kColNames[kColCount] = {
-    "instance_type", "arch", "vcpu", "memory_mib", "on_demand_usd_per_hour",
-    "gpu", "gpu_model", "gpu_memory_mib", "spot_usd_per_hour", "spot_interruption_bucket",
-    "spot_interruption_label"};
+constexpr std::string_view kColNames[kColCount] = {"instance_type",
+                                                   "arch",
+                                                   "vcpu",
+                                                   "memory_mib",
+                                                   "on_demand_usd_per_hour",
+                                                   "gpu",
+                                                   "gpu_model",
+                                                   "gpu_memory_mib",
+                                                   "spot_usd_per_hour",
+                                                   "spot_interruption_bucket",
+                                                   "spot_interruption_label"};
 constexpr int kRequiredCols = 5;
 
 // Splits one CSV record (RFC 4180 quoting) starting at `pos`; advances `pos` past the line end
@@ -121,8 +138,9 @@ double parse_price(const RowContext& ctx, Col c, const std::string& v) {
 
 const InstanceType* Catalog::find_type(std::string_view name) const {
   if (types_by_name.size() == types.size() && !types.empty()) {
-    auto it = std::lower_bound(types_by_name.begin(), types_by_name.end(), name,
-                               [&](std::uint32_t i, std::string_view n) { return types[i].name < n; });
+    auto it =
+        std::lower_bound(types_by_name.begin(), types_by_name.end(), name,
+                         [&](std::uint32_t i, std::string_view n) { return types[i].name < n; });
     if (it != types_by_name.end() && types[*it].name == name) return &types[*it];
     return nullptr;
   }
@@ -153,13 +171,13 @@ std::vector<InstanceType> parse_catalog_csv(std::string_view text, std::string_v
     const std::string name = trim(header[i]);
     auto it = std::find(std::begin(kColNames), std::end(kColNames), name);
     if (it == std::end(kColNames)) {
-      throw InputError(std::string(source) + ":" + std::to_string(header_line) + ": unknown column \"" +
-                       name + "\"");
+      throw InputError(std::string(source) + ":" + std::to_string(header_line) +
+                       ": unknown column \"" + name + "\"");
     }
     const auto c = static_cast<std::size_t>(it - std::begin(kColNames));
     if (col_of[c] >= 0) {
-      throw InputError(std::string(source) + ":" + std::to_string(header_line) + ": column \"" + name +
-                       "\" appears twice");
+      throw InputError(std::string(source) + ":" + std::to_string(header_line) + ": column \"" +
+                       name + "\" appears twice");
     }
     col_of[c] = static_cast<int>(i);
   }
@@ -183,13 +201,17 @@ std::vector<InstanceType> parse_catalog_csv(std::string_view text, std::string_v
                        std::to_string(header.size()));
     }
     const RowContext ctx{source, row_line};
-    auto get = [&](Col c) { return col_of[c] < 0 ? std::string() : trim(f[static_cast<std::size_t>(col_of[c])]); };
+    auto get = [&](Col c) {
+      return col_of[c] < 0 ? std::string() : trim(f[static_cast<std::size_t>(col_of[c])]);
+    };
     InstanceType t;
     t.name = get(kName);
     if (t.name.empty()) ctx.fail(kName, "empty");
-    if (!seen.insert(t.name).second) ctx.fail(kName, "instance type \"" + t.name + "\" listed twice");
+    if (!seen.insert(t.name).second)
+      ctx.fail(kName, "instance type \"" + t.name + "\" listed twice");
     t.arch = get(kArch);
-    if (t.arch != "amd64" && t.arch != "arm64") ctx.fail(kArch, "expected amd64 or arm64, got \"" + t.arch + "\"");
+    if (t.arch != "amd64" && t.arch != "arm64")
+      ctx.fail(kArch, "expected amd64 or arm64, got \"" + t.arch + "\"");
     t.vcpu = parse_count(ctx, kVcpu, get(kVcpu), 1, kMaxCatalogVcpu);
     t.memory_mib = parse_count(ctx, kMemoryMib, get(kMemoryMib), 1, kMaxCatalogMemoryMib);
     const std::string gpu = get(kGpu);

@@ -36,7 +36,8 @@ inline constexpr std::int64_t kMaxCatalogMemoryMib = 100'000'000;  // about 95 T
 inline constexpr std::int64_t kMaxCatalogGpus = 1'000;
 inline constexpr double kMaxCatalogUsdPerHour = 100'000;
 
-// Parses the catalog CSV; `source` names the file in errors ("catalog.csv:12: column spot_usd_per_hour: ...").
+// Parses the catalog CSV; `source` names the file in errors ("catalog.csv:12: column
+// spot_usd_per_hour: ...").
 std::vector<InstanceType> parse_catalog_csv(std::string_view text, std::string_view source);
 Catalog build_catalog(std::vector<InstanceType> types, const CatalogOptions& options);
 // The copy of ../shared/data/aws-us-east-1.csv embedded in the binary.

@@ -81,7 +81,8 @@ class Reader {
  public:
   explicit Reader(std::string source) : source_(std::move(source)) {}
 
-  [[noreturn]] void fail(const YAML::Node& at, const std::string& path, const std::string& msg) const {
+  [[noreturn]] void fail(const YAML::Node& at, const std::string& path,
+                         const std::string& msg) const {
     std::string where = source_;
     const YAML::Mark m = at.IsDefined() ? at.Mark() : YAML::Mark::null_mark();
     if (m.line >= 0) where += ":" + std::to_string(m.line + 1);
@@ -142,7 +143,8 @@ class Reader {
     const std::string& s = n.Scalar();
     double v = 0;
     const auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
-    if (s.empty() || ec != std::errc() || end != s.data() + s.size() || !std::isfinite(v) || v < min) {
+    if (s.empty() || ec != std::errc() || end != s.data() + s.size() || !std::isfinite(v) ||
+        v < min) {
       fail(n, path, want + shown(n));
     }
     if (v > kMaxUsd) fail(n, path, "must be at most 1e12, got " + shown(n));
@@ -188,7 +190,8 @@ class Reader {
   E choice(const YAML::Node& n, const std::string& path,
            std::initializer_list<std::pair<std::string_view, E>> options) const {
     std::string names;
-    for (const auto& [name, value] : options) names += (names.empty() ? "" : ", ") + std::string(name);
+    for (const auto& [name, value] : options)
+      names += (names.empty() ? "" : ", ") + std::string(name);
     const std::string want = "must be one of " + names + ", got ";
     if (!n.IsScalar()) fail(n, path, want + shown(n));
     for (const auto& [name, value] : options) {
@@ -208,8 +211,9 @@ class Reader {
 
 void read_namespace_budget(const Reader& r, const YAML::Node& n, const std::string& path,
                            NamespaceBudget& out) {
-  r.expect_map(n, path,
-               {"usdPerHour", "usdPerDay", "usdPerMonth", "usdPerJob", "maxRuntime", "maxRuntimeAction"});
+  r.expect_map(
+      n, path,
+      {"usdPerHour", "usdPerDay", "usdPerMonth", "usdPerJob", "maxRuntime", "maxRuntimeAction"});
   if (n.IsNull()) return;
   if (auto v = n["usdPerHour"]) out.usd_per_hour = r.number(v, join_path(path, "usdPerHour"), 0);
   if (auto v = n["usdPerDay"]) out.usd_per_day = r.number(v, join_path(path, "usdPerDay"), 0);
@@ -271,7 +275,8 @@ void read_alerts(const Reader& r, const YAML::Node& n, AlertsConfig& out) {
     for (std::size_t i = 0; i < t.size(); ++i) {
       const std::string p = "alerts.thresholds[" + std::to_string(i) + "]";
       const std::int64_t v = r.integer(t[i], p, 1);
-      if (v > 1000) r.fail(t[i], p, "must be a percentage between 1 and 1000, got " + Reader::shown(t[i]));
+      if (v > 1000)
+        r.fail(t[i], p, "must be a percentage between 1 and 1000, got " + Reader::shown(t[i]));
       if (!out.thresholds.empty() && v <= out.thresholds.back()) {
         r.fail(t[i], p, "thresholds must be in ascending order without repeats");
       }
@@ -282,14 +287,15 @@ void read_alerts(const Reader& r, const YAML::Node& n, AlertsConfig& out) {
 
 CapacityOutage read_outage(const Reader& r, const YAML::Node& n, const std::string& path) {
   r.expect_map(n, path, {"offering", "from", "until"});
-  if (n.IsNull() || !n["offering"]) r.fail(n, path, "needs an offering (\"p3.16xlarge/us-east-1a/spot\")");
+  if (n.IsNull() || !n["offering"])
+    r.fail(n, path, "needs an offering (\"p3.16xlarge/us-east-1a/spot\")");
   CapacityOutage o;
   const YAML::Node off = n["offering"];
   o.offering = r.string(off, path + ".offering");
   const auto a = o.offering.find('/');
   const auto b = a == std::string::npos ? a : o.offering.find('/', a + 1);
-  const std::string want = "must be TYPE/ZONE/CAPACITY (\"p3.16xlarge/us-east-1a/spot\"), got " +
-                           Reader::shown(off);
+  const std::string want =
+      "must be TYPE/ZONE/CAPACITY (\"p3.16xlarge/us-east-1a/spot\"), got " + Reader::shown(off);
   if (b == std::string::npos || o.offering.find('/', b + 1) != std::string::npos) {
     r.fail(off, path + ".offering", want);
   }
@@ -313,7 +319,8 @@ CapacityOutage read_outage(const Reader& r, const YAML::Node& n, const std::stri
 }
 
 void read_simulator(const Reader& r, const YAML::Node& n, SimulatorConfig& out) {
-  r.expect_map(n, "simulator", {"bootDelayCpu", "bootDelayGpu", "interruptions", "insufficientCapacity"});
+  r.expect_map(n, "simulator",
+               {"bootDelayCpu", "bootDelayGpu", "interruptions", "insufficientCapacity"});
   if (n.IsNull()) return;
   if (auto v = n["bootDelayCpu"]) out.boot_delay_cpu_s = r.duration(v, "simulator.bootDelayCpu", 0);
   if (auto v = n["bootDelayGpu"]) out.boot_delay_gpu_s = r.duration(v, "simulator.bootDelayGpu", 0);
@@ -348,7 +355,8 @@ void read_aws(const Reader& r, const YAML::Node& n, AwsConfig& out) {
     if (!lt.IsNull()) {
       if (auto v = lt["name"]) out.launch_template.name = r.string(v, "aws.launchTemplate.name");
       if (auto v = lt["id"]) out.launch_template.id = r.string(v, "aws.launchTemplate.id");
-      if (auto v = lt["version"]) out.launch_template.version = r.string(v, "aws.launchTemplate.version");
+      if (auto v = lt["version"])
+        out.launch_template.version = r.string(v, "aws.launchTemplate.version");
       if (!out.launch_template.name.empty() && !out.launch_template.id.empty()) {
         r.fail(lt, "aws.launchTemplate", "set name or id, not both");
       }
@@ -364,7 +372,8 @@ void read_aws(const Reader& r, const YAML::Node& n, AwsConfig& out) {
     }
   }
   if (auto v = n["asgTag"]) out.asg_tag = r.string(v, "aws.asgTag");
-  if (auto v = n["credentialsProfile"]) out.credentials_profile = r.string(v, "aws.credentialsProfile");
+  if (auto v = n["credentialsProfile"])
+    out.credentials_profile = r.string(v, "aws.credentialsProfile");
   if (auto c = n["catalog"]) {
     r.expect_map(c, "aws.catalog", {"instanceTypes", "spotPriceRefresh"});
     if (!c.IsNull()) {
@@ -407,7 +416,9 @@ void read_allocatable(const Reader& r, const YAML::Node& n, AllocatableRule& out
     for (const auto& kv : d) {
       const std::string name = kv.first.Scalar();
       const std::string p = path + "." + name;
-      if (!kv.second.IsScalar()) r.fail(kv.second, p, "must be a quantity (\"200m\", \"1Gi\"), got " + Reader::shown(kv.second));
+      if (!kv.second.IsScalar())
+        r.fail(kv.second, p,
+               "must be a quantity (\"200m\", \"1Gi\"), got " + Reader::shown(kv.second));
       std::int64_t milli = 0;
       try {
         milli = Quantity::parse(kv.second.Scalar()).milli();
@@ -431,7 +442,8 @@ void read_metrics(const Reader& r, const YAML::Node& n, MetricsConfig& out) {
     const auto [end, ec] = std::from_chars(port.data(), port.data() + port.size(), p);
     if (colon == std::string::npos || port.empty() || ec != std::errc() ||
         end != port.data() + port.size() || p < 0 || p > 65535) {
-      r.fail(v, "metrics.address", "must be HOST:PORT (\"127.0.0.1:8080\"), got " + Reader::shown(v));
+      r.fail(v, "metrics.address",
+             "must be HOST:PORT (\"127.0.0.1:8080\"), got " + Reader::shown(v));
     }
   }
 }
@@ -485,7 +497,8 @@ Config parse_config(std::string_view yaml, std::string_view source) {
   if (auto n = root["scaleDown"]) {
     r.expect_map(n, "scaleDown", {"emptyAfter", "registerTimeout", "notReadyAfter"});
     if (!n.IsNull()) {
-      if (auto v = n["emptyAfter"]) c.scale_down.empty_after_s = r.duration(v, "scaleDown.emptyAfter", 0);
+      if (auto v = n["emptyAfter"])
+        c.scale_down.empty_after_s = r.duration(v, "scaleDown.emptyAfter", 0);
       if (auto v = n["registerTimeout"]) {
         c.scale_down.register_timeout_s = r.duration(v, "scaleDown.registerTimeout", 1);
       }
@@ -509,7 +522,8 @@ Config parse_config(std::string_view yaml, std::string_view source) {
   if (auto n = root["aws"]) read_aws(r, n, c.aws);
   if (auto n = root["metrics"]) read_metrics(r, n, c.metrics);
   if (auto v = root["logFormat"]) {
-    c.log_format = r.choice<LogFormat>(v, "logFormat", {{"text", LogFormat::Text}, {"json", LogFormat::Json}});
+    c.log_format =
+        r.choice<LogFormat>(v, "logFormat", {{"text", LogFormat::Text}, {"json", LogFormat::Json}});
   }
   // Zones are launched in and priced for the region: one of another region would be asked for
   // there and priced as if here.

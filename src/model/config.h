@@ -35,8 +35,8 @@ struct ScaleDownConfig {
 
 // alerts: budget threshold webhooks (Slack-compatible {"text": ...}).
 struct AlertsConfig {
-  std::string webhook;                         // empty = no alerts are posted
-  std::vector<int> thresholds = {50, 80, 100}; // percent of a period budget, ascending
+  std::string webhook;                          // empty = no alerts are posted
+  std::vector<int> thresholds = {50, 80, 100};  // percent of a period budget, ascending
 };
 
 // simulator.insufficientCapacity[]: the simulated cloud answers InsufficientInstanceCapacity for

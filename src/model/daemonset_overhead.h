@@ -1,6 +1,7 @@
 #pragma once
-// What the cluster's DaemonSets will take on every new node, for AllocatableRule::daemonset_overhead
-// (issue 2: allocatable "with daemonset overhead subtracted when the cluster runs daemonsets").
+// What the cluster's DaemonSets will take on every new node, for
+// AllocatableRule::daemonset_overhead (issue 2: allocatable "with daemonset overhead subtracted
+// when the cluster runs daemonsets").
 #include <vector>
 
 #include "model/pod.h"

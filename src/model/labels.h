@@ -54,10 +54,12 @@ inline constexpr std::string_view kGpuModel = "fitscale.io/gpu-model";
 inline constexpr std::string_view kGang = "fitscale.io/gang";
 inline constexpr std::string_view kGangSize = "fitscale.io/gang-size";
 inline constexpr std::string_view kPodGroup = "scheduling.x-k8s.io/pod-group";
-inline constexpr std::string_view kJob = "fitscale.io/job";  // set by the simulator and the virtual cluster
+inline constexpr std::string_view kJob =
+    "fitscale.io/job";  // set by the simulator and the virtual cluster
 // Aliases accepted in pod selectors and required node affinity.
 inline constexpr std::string_view kKarpenterCapacityType = "karpenter.sh/capacity-type";
-inline constexpr std::string_view kKarpenterGpuName = "karpenter.k8s.aws/instance-gpu-name";  // lower case
+inline constexpr std::string_view kKarpenterGpuName =
+    "karpenter.k8s.aws/instance-gpu-name";  // lower case
 inline constexpr std::string_view kBetaInstanceType = "beta.kubernetes.io/instance-type";
 inline constexpr std::string_view kBetaZone = "failure-domain.beta.kubernetes.io/zone";
 }  // namespace label
@@ -68,7 +70,8 @@ inline constexpr std::string_view kDoNotDisrupt = "fitscale.io/do-not-disrupt";
 inline constexpr std::string_view kKarpenterDoNotDisrupt = "karpenter.sh/do-not-disrupt";
 inline constexpr std::string_view kSafeToEvict = "cluster-autoscaler.kubernetes.io/safe-to-evict";
 inline constexpr std::string_view kSimDuration = "fitscale.io/sim-duration";
-inline constexpr std::string_view kGangSize = "fitscale.io/gang-size";  // also accepted as annotation
+inline constexpr std::string_view kGangSize =
+    "fitscale.io/gang-size";  // also accepted as annotation
 }  // namespace annotation
 
 // Rewrites alias keys and values into fitscale's canonical node labels, so a pod written for

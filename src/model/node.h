@@ -17,7 +17,7 @@ enum class NodeState {
   InFlight,    // instance launched, no Node object yet
   Registered,  // Node exists, not Ready
   Ready,
-  Deleting,    // cordoned/draining by fitscale
+  Deleting,  // cordoned/draining by fitscale
 };
 const char* to_string(NodeState s);
 
@@ -25,8 +25,8 @@ const char* to_string(NodeState s);
 // (either half may be missing: an in-flight instance has no Node; a node fitscale did not
 // launch has no instance).
 struct Node {
-  std::string name;          // Node name; for an in-flight instance, its instance id
-  std::string provider_id;   // aws:///us-east-1a/i-0123...
+  std::string name;         // Node name; for an in-flight instance, its instance id
+  std::string provider_id;  // aws:///us-east-1a/i-0123...
   Labels labels;
   std::vector<Taint> taints;
   Resources allocatable;

@@ -21,8 +21,8 @@ struct InstanceType {
   std::string gpu_model;  // "" without GPUs
   std::int64_t gpu_memory_mib = 0;
   double on_demand_usd_per_hour = 0;
-  std::optional<double> spot_usd_per_hour;            // no spot offering when empty
-  std::optional<int> spot_interruption_bucket;        // 0..4
+  std::optional<double> spot_usd_per_hour;      // no spot offering when empty
+  std::optional<int> spot_interruption_bucket;  // 0..4
   std::string spot_interruption_label;
 
   Resources capacity() const;

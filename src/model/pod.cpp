@@ -18,8 +18,8 @@ bool is_capacity_key(std::string_view key) {
 bool pins_on_demand(const Requirement& r) {
   if (!is_capacity_key(r.key)) return false;
   if (r.op == SelectorOp::In) {
-    return !r.values.empty() &&
-           std::all_of(r.values.begin(), r.values.end(), [](const std::string& v) { return v == kOnDemand; });
+    return !r.values.empty() && std::all_of(r.values.begin(), r.values.end(),
+                                            [](const std::string& v) { return v == kOnDemand; });
   }
   // NotIn [spot] leaves on-demand as the only capacity type there is.
   if (r.op == SelectorOp::NotIn) {
@@ -37,11 +37,16 @@ std::string_view annotation_value(const Annotations& a, std::string_view key) {
 
 const char* to_string(PodPhase p) {
   switch (p) {
-    case PodPhase::Pending: return "Pending";
-    case PodPhase::Running: return "Running";
-    case PodPhase::Succeeded: return "Succeeded";
-    case PodPhase::Failed: return "Failed";
-    case PodPhase::Unknown: return "Unknown";
+    case PodPhase::Pending:
+      return "Pending";
+    case PodPhase::Running:
+      return "Running";
+    case PodPhase::Succeeded:
+      return "Succeeded";
+    case PodPhase::Failed:
+      return "Failed";
+    case PodPhase::Unknown:
+      return "Unknown";
   }
   return "Unknown";
 }
@@ -92,10 +97,10 @@ bool Pod::requires_on_demand() const {
   }
   if (required_node_affinity.empty()) return false;
   // Terms are ORed: on-demand is required only when no term would admit spot.
-  return std::all_of(required_node_affinity.begin(), required_node_affinity.end(),
-                     [](const NodeSelectorTerm& t) {
-                       return std::any_of(t.requirements.begin(), t.requirements.end(), pins_on_demand);
-                     });
+  return std::all_of(
+      required_node_affinity.begin(), required_node_affinity.end(), [](const NodeSelectorTerm& t) {
+        return std::any_of(t.requirements.begin(), t.requirements.end(), pins_on_demand);
+      });
 }
 
 std::optional<Seconds> Pod::declared_max_runtime() const {
@@ -105,14 +110,15 @@ std::optional<Seconds> Pod::declared_max_runtime() const {
   try {
     return parse_duration(it->second);
   } catch (const InputError& e) {
-    throw InputError("pod " + key() + ": annotation " + std::string(annotation::kMaxRuntime) + ": " +
-                     e.what());
+    throw InputError("pod " + key() + ": annotation " + std::string(annotation::kMaxRuntime) +
+                     ": " + e.what());
   }
 }
 
 std::string Pod::job_key() const {
   if (gang) return gang->name;
-  if (auto it = labels.find(label::kJob); it != labels.end() && !it->second.empty()) return it->second;
+  if (auto it = labels.find(label::kJob); it != labels.end() && !it->second.empty())
+    return it->second;
   if (owner.kind == "Job" && !owner.name.empty()) return owner.name;
   return name;
 }

@@ -34,7 +34,7 @@ struct OwnerRef {
 };
 
 struct Gang {
-  std::string name;     // unique within the namespace
+  std::string name;  // unique within the namespace
   std::int64_t size = 1;
 };
 
@@ -74,7 +74,9 @@ struct Pod {
 
   std::string key() const { return ns + "/" + name; }
   bool is_daemon() const { return owner.kind == "DaemonSet"; }
-  bool is_mirror() const { return owner.kind == "Node" || annotations.count("kubernetes.io/config.mirror") > 0; }
+  bool is_mirror() const {
+    return owner.kind == "Node" || annotations.count("kubernetes.io/config.mirror") > 0;
+  }
   // A Job's pod or a bare pod: never evicted to save money (DESIGN.md).
   bool is_batch() const { return owner.kind == "Job" || owner.kind.empty(); }
 

@@ -30,27 +30,44 @@ Scale parse_suffix(std::string_view text, std::string_view suffix) {
   if (suffix.empty()) return {};
   if (suffix.size() == 2 && suffix[1] == 'i') {
     switch (suffix[0]) {
-      case 'K': return {0, 10};
-      case 'M': return {0, 20};
-      case 'G': return {0, 30};
-      case 'T': return {0, 40};
-      case 'P': return {0, 50};
-      case 'E': return {0, 60};
-      default: break;
+      case 'K':
+        return {0, 10};
+      case 'M':
+        return {0, 20};
+      case 'G':
+        return {0, 30};
+      case 'T':
+        return {0, 40};
+      case 'P':
+        return {0, 50};
+      case 'E':
+        return {0, 60};
+      default:
+        break;
     }
   }
   if (suffix.size() == 1) {
     switch (suffix[0]) {
-      case 'n': return {-9, 0};
-      case 'u': return {-6, 0};
-      case 'm': return {-3, 0};
-      case 'k': return {3, 0};
-      case 'M': return {6, 0};
-      case 'G': return {9, 0};
-      case 'T': return {12, 0};
-      case 'P': return {15, 0};
-      case 'E': return {18, 0};  // "E" alone is exa; "E3" below is an exponent
-      default: break;
+      case 'n':
+        return {-9, 0};
+      case 'u':
+        return {-6, 0};
+      case 'm':
+        return {-3, 0};
+      case 'k':
+        return {3, 0};
+      case 'M':
+        return {6, 0};
+      case 'G':
+        return {9, 0};
+      case 'T':
+        return {12, 0};
+      case 'P':
+        return {15, 0};
+      case 'E':
+        return {18, 0};  // "E" alone is exa; "E3" below is an exponent
+      default:
+        break;
     }
   }
   if (suffix[0] == 'e' || suffix[0] == 'E') {
@@ -141,7 +158,8 @@ Magnitude magnitude_slow(const std::string& digits, int bin, int exp10) {
       return m;
     }
   }
-  for (long i = point; i < static_cast<long>(d.size()); ++i) m.inexact |= d[static_cast<std::size_t>(i)] != 0;
+  for (long i = point; i < static_cast<long>(d.size()); ++i)
+    m.inexact |= d[static_cast<std::size_t>(i)] != 0;
   return m;
 }
 

@@ -43,9 +43,12 @@ TaintEffect parse_taint_effect(const std::string& s) {
 
 const char* to_string(TaintEffect e) {
   switch (e) {
-    case TaintEffect::NoSchedule: return "NoSchedule";
-    case TaintEffect::PreferNoSchedule: return "PreferNoSchedule";
-    case TaintEffect::NoExecute: return "NoExecute";
+    case TaintEffect::NoSchedule:
+      return "NoSchedule";
+    case TaintEffect::PreferNoSchedule:
+      return "PreferNoSchedule";
+    case TaintEffect::NoExecute:
+      return "NoExecute";
   }
   return "NoSchedule";
 }

@@ -15,8 +15,8 @@ struct Taint {
 };
 
 struct Toleration {
-  std::string key;       // empty with Exists = tolerates everything
-  bool exists = false;   // operator Exists (else Equal)
+  std::string key;      // empty with Exists = tolerates everything
+  bool exists = false;  // operator Exists (else Equal)
   std::string value;
   std::optional<TaintEffect> effect;  // empty = all effects
   bool operator==(const Toleration&) const = default;

@@ -56,7 +56,8 @@ Seconds parse_duration(std::string_view text) {
     return v;
   }
   i128 total_ns = 0;
-  constexpr i128 kLimitNs = static_cast<i128>(std::numeric_limits<std::int64_t>::max()) * 1'000'000'000;
+  constexpr i128 kLimitNs =
+      static_cast<i128>(std::numeric_limits<std::int64_t>::max()) * 1'000'000'000;
   while (!s.empty()) {
     std::size_t i = 0;
     i128 whole = 0;
@@ -136,10 +137,10 @@ std::string format_rfc3339(Time t) {
   const Time rem = t - days * 86400;
   const chr::year_month_day ymd{chr::sys_days{chr::days{days}}};
   char buf[96];
-  std::snprintf(buf, sizeof buf, "%04d-%02u-%02uT%02lld:%02lld:%02lldZ", static_cast<int>(ymd.year()),
-                static_cast<unsigned>(ymd.month()), static_cast<unsigned>(ymd.day()),
-                static_cast<long long>(rem / 3600), static_cast<long long>((rem % 3600) / 60),
-                static_cast<long long>(rem % 60));
+  std::snprintf(buf, sizeof buf, "%04d-%02u-%02uT%02lld:%02lld:%02lldZ",
+                static_cast<int>(ymd.year()), static_cast<unsigned>(ymd.month()),
+                static_cast<unsigned>(ymd.day()), static_cast<long long>(rem / 3600),
+                static_cast<long long>((rem % 3600) / 60), static_cast<long long>(rem % 60));
   return buf;
 }
 
@@ -149,7 +150,8 @@ Time parse_rfc3339(std::string_view text) {
     if (pos + len > text.size()) bad_time(text, "too short");
     int v = 0;
     for (std::size_t i = pos; i < pos + len; ++i) {
-      if (!is_digit(text[i])) bad_time(text, "expected a digit at position " + std::to_string(i + 1));
+      if (!is_digit(text[i]))
+        bad_time(text, "expected a digit at position " + std::to_string(i + 1));
       v = v * 10 + (text[i] - '0');
     }
     return v;

@@ -319,9 +319,8 @@ std::string report_html(const SimReport& r) {
   h += "<header><h1>fitscale simulation report</h1><p>" + count(r.jobs.submitted) + " jobs over " +
        esc(human_duration(r.sim.virtual_s)) + " of virtual time" +
        (r.sim.start.empty() ? std::string() : " from " + esc(r.sim.start)) +
-       " · controller every " +
-       std::to_string(r.sim.interval_s) + "s · seed " + std::to_string(r.sim.seed) +
-       "</p></header>\n<main>\n";
+       " · controller every " + std::to_string(r.sim.interval_s) + "s · seed " +
+       std::to_string(r.sim.seed) + "</p></header>\n<main>\n";
 
   // Headline numbers: text, readable without scripts.
   h += "<section class=\"cards\" id=\"headline\">\n";

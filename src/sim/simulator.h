@@ -29,9 +29,9 @@ struct SimProgress {
 
 struct SimOptions {
   std::uint64_t seed = 1;
-  Seconds interval_s = 10;        // between controller loops
-  Seconds sample_step_s = 300;    // between points of the report's time series
-  Policy policy;                  // what the controller decides with (budgets included)
+  Seconds interval_s = 10;      // between controller loops
+  Seconds sample_step_s = 300;  // between points of the report's time series
+  Policy policy;                // what the controller decides with (budgets included)
   Seconds offering_backoff_s = 300;
   std::string cluster_name = "fitscale";
   Seconds boot_delay_cpu_s = 90;
@@ -47,7 +47,7 @@ struct SimOptions {
   std::vector<FixedInterruption> fixed_interruptions;
   // Virtual time of trace second 0: a Monday at UTC midnight, so daily and monthly budget
   // periods fall where a person expects them.
-  Time start = 1767571200;  // 2026-01-05T00:00:00Z
+  Time start = 1767571200;                           // 2026-01-05T00:00:00Z
   std::function<void(const SimProgress&)> progress;  // none: no progress reports
   // With every job finished or refused, how long to let the controller remove the last nodes
   // before the simulator stops them itself; and how long pods may wait with nothing at all
@@ -58,12 +58,14 @@ struct SimOptions {
 
 // Runs the whole trace. `ledger` (may be null) gets the controller's metering and answers its
 // budget questions; `recorder` (may be null) sees every controller action as well.
-SimReport simulate(const std::vector<TraceJob>& jobs, const Catalog& catalog, const SimOptions& options,
-                   Ledger* ledger = nullptr, Recorder* recorder = nullptr);
+SimReport simulate(const std::vector<TraceJob>& jobs, const Catalog& catalog,
+                   const SimOptions& options, Ledger* ledger = nullptr,
+                   Recorder* recorder = nullptr);
 
 // Checks what the trace reader cannot know alone: every gpu_model is one the catalog has.
 // Throws InputError "SOURCE:LINE: column gpu_model: ...".
-void validate_trace(const std::vector<TraceJob>& jobs, const Catalog& catalog, const std::string& source);
+void validate_trace(const std::vector<TraceJob>& jobs, const Catalog& catalog,
+                    const std::string& source);
 
 // The options `fitscale simulate` uses for a config (policy, backoff, boot delays, outages).
 SimOptions sim_options_from_config(const Config& config);

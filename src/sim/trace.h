@@ -17,7 +17,7 @@ struct TraceJob {
   std::string job;       // unique id
   std::string ns;        // budget owner
   std::int64_t replicas = 1;
-  Resources requests;  // per pod: cpu, memory, nvidia.com/gpu (pods = 1)
+  Resources requests;     // per pod: cpu, memory, nvidia.com/gpu (pods = 1)
   std::string gpu_model;  // "" = any
   Seconds duration_s = 0;
   bool on_demand = false;  // capacity_type "on-demand": never spot

@@ -502,9 +502,9 @@ ApiResponse RestApi::remove(const ApiRequest& req) {
         opts["gracePeriodSeconds"].is_number()) {
       grace = opts["gracePeriodSeconds"].get<long>();
     }
-    check_delete_preconditions(*req.path.resource, opts,
-                               store_.get(req.path.resource->store_key(), req.path.ns,
-                                          req.path.name));
+    check_delete_preconditions(
+        *req.path.resource, opts,
+        store_.get(req.path.resource->store_key(), req.path.ns, req.path.name));
     // DeleteOptions.dryRun: ["All"], the body form of ?dryRun=All (kubectl sends both).
     if (opts.is_object() && opts.contains("dryRun") && opts["dryRun"].is_array()) {
       for (const auto& v : opts["dryRun"]) {
@@ -521,7 +521,8 @@ ApiResponse RestApi::remove(const ApiRequest& req) {
         return {200, begin_foreground_deletion(store_, r, req.path.ns, req.path.name, clock_)};
       break;
     case Propagation::kOrphan:
-      if (!dry) orphan_dependents(store_, uid_of(store_.get(r.store_key(), req.path.ns, req.path.name)));
+      if (!dry)
+        orphan_dependents(store_, uid_of(store_.get(r.store_key(), req.path.ns, req.path.name)));
       break;
     case Propagation::kBackground:
       break;  // the garbage collector's next pass deletes the dependents

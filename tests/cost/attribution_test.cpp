@@ -1,9 +1,9 @@
+#include "cost/attribution.h"
+
 #include <gtest/gtest.h>
 
 #include <numeric>
 #include <random>
-
-#include "cost/attribution.h"
 
 namespace fitscale::cost {
 namespace {
@@ -38,8 +38,9 @@ TEST(Attribution, DominantShareIsTheLargestFraction) {
 
 TEST(Attribution, OneHourOfAHalfUsedNodeSplitsBetweenThePodAndIdle) {
   const NodeCharge n = p3_16xlarge();
-  const Split s = split_for({PodUsage{"research-b/w-0", "research-b", "research-b/job", res(6'000, 40, 4)}},
-                            n.allocatable);
+  const Split s =
+      split_for({PodUsage{"research-b/w-0", "research-b", "research-b/job", res(6'000, 40, 4)}},
+                n.allocatable);
   const auto charges = attribute(n, 0, s, 0, 3600);
   ASSERT_EQ(charges.size(), 2u);
   EXPECT_EQ(charges[0].ns, "research-b");
@@ -51,8 +52,9 @@ TEST(Attribution, OneHourOfAHalfUsedNodeSplitsBetweenThePodAndIdle) {
 
 TEST(Attribution, OvercommittedPodsShareTheWholeNodeAndNothingIsIdle) {
   const NodeCharge n = p3_16xlarge();
-  const Split s = split_for({PodUsage{"a/x", "a", "a/x", res(1000, 1, 8)}, PodUsage{"b/y", "b", "b/y", res(1000, 1, 8)}},
-                            n.allocatable);
+  const Split s = split_for(
+      {PodUsage{"a/x", "a", "a/x", res(1000, 1, 8)}, PodUsage{"b/y", "b", "b/y", res(1000, 1, 8)}},
+      n.allocatable);
   EXPECT_EQ(s.idle_weight, 0);
   const auto charges = attribute(n, 0, s, 0, 3600);
   ASSERT_EQ(charges.size(), 2u);
@@ -82,7 +84,9 @@ TEST(Attribution, SplitExactAddsUpForRandomWeights) {
     const double sum_w = std::accumulate(w.begin(), w.end(), 0.0);
     for (std::size_t i = 0; i < n; ++i) {
       // Each part is within one micro-dollar of its exact proportional share.
-      EXPECT_LE(std::abs(static_cast<double>(parts[i]) - static_cast<double>(total) * static_cast<double>(w[i]) / sum_w), 1.0001);
+      EXPECT_LE(std::abs(static_cast<double>(parts[i]) -
+                         static_cast<double>(total) * static_cast<double>(w[i]) / sum_w),
+                1.0001);
     }
   }
 }

@@ -1,16 +1,15 @@
-#include "kube/kube_cluster_view.h"
-
 #include <gtest/gtest.h>
 
 #include "fake_api_server.h"
+#include "kube/kube_cluster_view.h"
 #include "test_support.h"
 
 namespace fitscale {
 namespace {
 
+using testing::eventually;
 using testing::FakeApiServer;
 using testing::ManualClock;
-using testing::eventually;
 
 struct ClusterViewTest : ::testing::Test {
   FakeApiServer server;
@@ -135,7 +134,8 @@ TEST_F(ClusterViewTest, RepeatedEventsBumpTheCount) {
 TEST_F(ClusterViewTest, PodEventsCarryTheFullInvolvedObject) {
   view->start();
   ASSERT_TRUE(eventually([&] { return view->observe().synced; }));
-  view->record_event({"Pod", "team-a", "web-0", "", ""}, "Normal", "Nominated", "Pod should schedule");
+  view->record_event({"Pod", "team-a", "web-0", "", ""}, "Normal", "Nominated",
+                     "Pod should schedule");
   ASSERT_TRUE(view->events().flush(std::chrono::seconds(20)));
   auto events = server.events();
   ASSERT_EQ(events.size(), 1u);

@@ -1,6 +1,7 @@
+#include "kube/decode_codecs.h"
+
 #include <gtest/gtest.h>
 
-#include "kube/decode_codecs.h"
 #include "model/error.h"
 
 namespace fitscale {
@@ -13,7 +14,8 @@ TEST(DefaultKubeCodecs, DecodeListPagesAndWatchObjects) {
   EXPECT_EQ(c.pdbs.path, "/apis/policy/v1/poddisruptionbudgets");
 
   // A PodList page as the API server sends it: items carry no kind.
-  const std::string page = R"({"kind":"PodList","apiVersion":"v1","metadata":{"resourceVersion":"42"},"items":[
+  const std::string page =
+      R"({"kind":"PodList","apiVersion":"v1","metadata":{"resourceVersion":"42"},"items":[
     {"metadata":{"name":"a","namespace":"t"},"spec":{"containers":[{"resources":{"requests":{"cpu":"1"}}}]}},
     {"metadata":{"name":"b","namespace":"t"},"spec":{"containers":[{"resources":{"requests":{"cpu":"1.5.5"}}}]}}]})";
   std::vector<std::pair<std::string, Pod>> pods;
@@ -34,8 +36,9 @@ TEST(DefaultKubeCodecs, DecodeListPagesAndWatchObjects) {
   EXPECT_THROW(c.pods.decode_object(R"({"metadata":{"namespace":"t"}})"), InputError);
 
   std::vector<std::pair<std::string, PodDisruptionBudgetView>> pdbs;
-  c.pdbs.decode_list(R"({"items":[{"metadata":{"name":"p","namespace":"t"},"status":{"disruptionsAllowed":1}}]})", pdbs,
-                     bad);
+  c.pdbs.decode_list(
+      R"({"items":[{"metadata":{"name":"p","namespace":"t"},"status":{"disruptionsAllowed":1}}]})",
+      pdbs, bad);
   ASSERT_EQ(pdbs.size(), 1u);
   EXPECT_EQ(pdbs[0].first, "t/p");
   EXPECT_EQ(pdbs[0].second.disruptions_allowed, 1);

@@ -1,9 +1,10 @@
+#include "kube/decode.h"
+
 #include <gtest/gtest.h>
 
 #include <fstream>
 #include <sstream>
 
-#include "kube/decode.h"
 #include "model/error.h"
 #include "model/time.h"
 
@@ -40,13 +41,15 @@ std::string error_of(std::string_view text, std::string_view source = "cluster.j
 
 // A pod JSON with `spec` spliced in.
 std::string pod_json(const std::string& spec, const std::string& meta_extra = "") {
-  return R"({"kind":"Pod","metadata":{"name":"train-0","namespace":"team-a")" + meta_extra + R"(},"spec":)" + spec + "}";
+  return R"({"kind":"Pod","metadata":{"name":"train-0","namespace":"team-a")" + meta_extra +
+         R"(},"spec":)" + spec + "}";
 }
 
 class KubectlList : public ::testing::Test {
  protected:
   static void SetUpTestSuite() {
-    decoded_ = new DecodedObjects(decode_objects(read_fixture("kubectl-nodes-pods.json"), "kubectl-nodes-pods.json", kGpuModels));
+    decoded_ = new DecodedObjects(decode_objects(read_fixture("kubectl-nodes-pods.json"),
+                                                 "kubectl-nodes-pods.json", kGpuModels));
   }
   static void TearDownTestSuite() { delete decoded_; }
   static DecodedObjects* decoded_;
@@ -123,7 +126,8 @@ TEST_F(KubectlList, JobPodWithInitContainerAndKarpenterAffinity) {
   ASSERT_EQ(p.tolerations.size(), 3u);
   EXPECT_TRUE(p.tolerations[0].exists);
   EXPECT_EQ(p.tolerations[0].effect, TaintEffect::NoExecute);
-  EXPECT_EQ(p.tolerations[2], (Toleration{"nvidia.com/gpu", false, "present", TaintEffect::NoSchedule}));
+  EXPECT_EQ(p.tolerations[2],
+            (Toleration{"nvidia.com/gpu", false, "present", TaintEffect::NoSchedule}));
   // It tolerates the GPU node's GPU taint but not its not-ready NoSchedule taint.
   const Taint* blocking = first_untolerated(p.tolerations, decoded_->nodes[1].taints);
   ASSERT_NE(blocking, nullptr);
@@ -170,7 +174,8 @@ TEST_F(KubectlList, PodDisruptionBudget) {
 }
 
 TEST(DecodeYaml, MultiDocumentManifestsAndTypedList) {
-  const DecodedObjects d = decode_objects(read_fixture("manifests.yaml"), "manifests.yaml", kGpuModels);
+  const DecodedObjects d =
+      decode_objects(read_fixture("manifests.yaml"), "manifests.yaml", kGpuModels);
   ASSERT_EQ(d.pods.size(), 3u);
   EXPECT_EQ(d.ignored, 1u) << "the Job";
   const Pod& nb = pod_named(d, "notebook");
@@ -217,46 +222,59 @@ items:
 
 TEST(DecodeErrors, BadQuantityNamesFileItemPodAndField) {
   EXPECT_EQ(error_of(read_fixture("bad-quantity-pods.json"), "bad-quantity-pods.json"),
-            "bad-quantity-pods.json: items[1]: pod team-a/train-0: spec.containers[0].resources.requests.cpu: "
+            "bad-quantity-pods.json: items[1]: pod team-a/train-0: "
+            "spec.containers[0].resources.requests.cpu: "
             "bad quantity \"12x\": unknown suffix \"x\"");
 }
 
 TEST(DecodeErrors, SkipModeReportsTheBadPodAndKeepsTheRest) {
-  const DecodedObjects d =
-      decode_objects(read_fixture("bad-quantity-pods.json"), "live", kGpuModels, /*skip_bad_pods=*/true);
+  const DecodedObjects d = decode_objects(read_fixture("bad-quantity-pods.json"), "live",
+                                          kGpuModels, /*skip_bad_pods=*/true);
   ASSERT_EQ(d.pods.size(), 2u);
   EXPECT_EQ(d.pods[0].name, "ok-0");
   EXPECT_EQ(d.pods[1].name, "ok-1");
   ASSERT_EQ(d.bad_pods.size(), 1u);
   EXPECT_EQ(d.bad_pods[0].first, "team-a/train-0");
-  EXPECT_EQ(d.bad_pods[0].second,
-            "spec.containers[0].resources.requests.cpu: bad quantity \"12x\": unknown suffix \"x\"");
+  EXPECT_EQ(
+      d.bad_pods[0].second,
+      "spec.containers[0].resources.requests.cpu: bad quantity \"12x\": unknown suffix \"x\"");
 }
 
 TEST(DecodeErrors, YamlErrorsNameTheLine) {
-  const std::string yaml = "apiVersion: v1\nkind: Pod\nmetadata:\n  name: p\nspec:\n  containers:\n  - name: c\n"
-                           "    resources:\n      requests:\n        memory: 1.5.5Gi\n---\nkind: Pod\n";
+  const std::string yaml =
+      "apiVersion: v1\nkind: Pod\nmetadata:\n  name: p\nspec:\n  containers:\n  - name: c\n"
+      "    resources:\n      requests:\n        memory: 1.5.5Gi\n---\nkind: Pod\n";
   EXPECT_EQ(error_of(yaml, "pods.yaml"),
-            "pods.yaml:1: pod default/p: spec.containers[0].resources.requests.memory: bad quantity \"1.5.5Gi\": "
+            "pods.yaml:1: pod default/p: spec.containers[0].resources.requests.memory: bad "
+            "quantity \"1.5.5Gi\": "
             "unexpected \".\" after the number");
-  EXPECT_EQ(error_of("kind: Pod\nmetadata: {name: [\n", "broken.yaml").rfind("broken.yaml:3:1: invalid YAML: ", 0), 0u)
+  EXPECT_EQ(error_of("kind: Pod\nmetadata: {name: [\n", "broken.yaml")
+                .rfind("broken.yaml:3:1: invalid YAML: ", 0),
+            0u)
       << error_of("kind: Pod\nmetadata: {name: [\n", "broken.yaml");
 }
 
 TEST(DecodeErrors, MalformedJsonNamesLineAndColumn) {
-  const std::string e = error_of("{\n  \"kind\": \"List\",\n  \"items\": [\n    {\"kind\": \"Pod\",}\n  ]\n}\n");
+  const std::string e =
+      error_of("{\n  \"kind\": \"List\",\n  \"items\": [\n    {\"kind\": \"Pod\",}\n  ]\n}\n");
   EXPECT_EQ(e.rfind("cluster.json:4:20: invalid JSON: ", 0), 0u) << e;
 }
 
 TEST(DecodeErrors, ListShapeErrors) {
-  EXPECT_EQ(error_of(R"({"kind":"List","items":[{"kind":"PodDisruptionBudget","metadata":{"name":"b"}},7]})"),
-            "cluster.json: items[1]: expected an object, got a number");
-  EXPECT_EQ(error_of(R"({"kind":"PodList","items":{}})"), "cluster.json: items: expected an array, got an object");
-  EXPECT_EQ(error_of(R"({"kind":"List","items":[]} x)").rfind("cluster.json:1:28: invalid JSON: ", 0), 0u)
+  EXPECT_EQ(
+      error_of(
+          R"({"kind":"List","items":[{"kind":"PodDisruptionBudget","metadata":{"name":"b"}},7]})"),
+      "cluster.json: items[1]: expected an object, got a number");
+  EXPECT_EQ(error_of(R"({"kind":"PodList","items":{}})"),
+            "cluster.json: items: expected an array, got an object");
+  EXPECT_EQ(
+      error_of(R"({"kind":"List","items":[]} x)").rfind("cluster.json:1:28: invalid JSON: ", 0), 0u)
       << "text after the list is not ignored";
-  EXPECT_EQ(error_of(R"({"items":[{"metadata":{"name":"a"}}],"kind":"List"})"), "cluster.json: items[0]: missing \"kind\"");
+  EXPECT_EQ(error_of(R"({"items":[{"metadata":{"name":"a"}}],"kind":"List"})"),
+            "cluster.json: items[0]: missing \"kind\"");
   // A typed list's items need no kind, wherever the list's kind is written.
-  const DecodedObjects d = decode_objects(R"({"items":[{"metadata":{"name":"a"}}],"kind":"NodeList"})", "x", kGpuModels);
+  const DecodedObjects d =
+      decode_objects(R"({"items":[{"metadata":{"name":"a"}}],"kind":"NodeList"})", "x", kGpuModels);
   ASSERT_EQ(d.nodes.size(), 1u);
   EXPECT_EQ(d.nodes[0].name, "a");
   EXPECT_TRUE(decode_objects(R"({"kind":"List","items":null})", "x", kGpuModels).pods.empty());
@@ -267,43 +285,67 @@ TEST(DecodeErrors, EachFieldCheck) {
     return error_of(pod_json(spec, meta));
   };
   EXPECT_EQ(pod_error(R"({"containers":[{"resources":{"requests":{"cpu":"-1"}}}]})"),
-            "cluster.json: pod team-a/train-0: spec.containers[0].resources.requests.cpu: must not be negative");
+            "cluster.json: pod team-a/train-0: spec.containers[0].resources.requests.cpu: must not "
+            "be negative");
   EXPECT_EQ(pod_error(R"({"containers":[{"resources":{"limits":{"memory":true}}}]})"),
-            "cluster.json: pod team-a/train-0: spec.containers[0].resources.limits.memory: expected a quantity, got a boolean");
+            "cluster.json: pod team-a/train-0: spec.containers[0].resources.limits.memory: "
+            "expected a quantity, got a boolean");
   EXPECT_EQ(pod_error(R"({"containers":"x"})"),
             "cluster.json: pod team-a/train-0: spec.containers: expected an array, got a string");
   EXPECT_EQ(pod_error(R"({"tolerations":[{"key":"a","operator":"Maybe"}]})"),
-            "cluster.json: pod team-a/train-0: spec.tolerations[0].operator: unknown operator \"Maybe\" (expected Equal or Exists)");
+            "cluster.json: pod team-a/train-0: spec.tolerations[0].operator: unknown operator "
+            "\"Maybe\" (expected Equal or Exists)");
   EXPECT_EQ(pod_error(R"({"tolerations":[{"key":"a","effect":"Never"}]})"),
-            "cluster.json: pod team-a/train-0: spec.tolerations[0].effect: bad taint effect \"Never\": expected NoSchedule, "
+            "cluster.json: pod team-a/train-0: spec.tolerations[0].effect: bad taint effect "
+            "\"Never\": expected NoSchedule, "
             "PreferNoSchedule or NoExecute");
-  EXPECT_EQ(pod_error(R"({"affinity":{"nodeAffinity":{"requiredDuringSchedulingIgnoredDuringExecution":{"nodeSelectorTerms":[{"matchExpressions":[{"key":"gpus","operator":"Gt","values":["x"]}]}]}}}})"),
-            "cluster.json: pod team-a/train-0: spec.affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution."
-            "nodeSelectorTerms[0].matchExpressions[0].values: must be one integer for Gt");
-  EXPECT_EQ(pod_error(R"({"affinity":{"nodeAffinity":{"requiredDuringSchedulingIgnoredDuringExecution":{"nodeSelectorTerms":[{"matchExpressions":[{"key":"z","operator":"Near"}]}]}}}})"),
-            "cluster.json: pod team-a/train-0: spec.affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution."
-            "nodeSelectorTerms[0].matchExpressions[0].operator: unknown operator \"Near\" (expected In, NotIn, Exists, "
-            "DoesNotExist, Gt, Lt)");
+  EXPECT_EQ(
+      pod_error(
+          R"({"affinity":{"nodeAffinity":{"requiredDuringSchedulingIgnoredDuringExecution":{"nodeSelectorTerms":[{"matchExpressions":[{"key":"gpus","operator":"Gt","values":["x"]}]}]}}}})"),
+      "cluster.json: pod team-a/train-0: "
+      "spec.affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution."
+      "nodeSelectorTerms[0].matchExpressions[0].values: must be one integer for Gt");
+  EXPECT_EQ(
+      pod_error(
+          R"({"affinity":{"nodeAffinity":{"requiredDuringSchedulingIgnoredDuringExecution":{"nodeSelectorTerms":[{"matchExpressions":[{"key":"z","operator":"Near"}]}]}}}})"),
+      "cluster.json: pod team-a/train-0: "
+      "spec.affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution."
+      "nodeSelectorTerms[0].matchExpressions[0].operator: unknown operator \"Near\" (expected In, "
+      "NotIn, Exists, "
+      "DoesNotExist, Gt, Lt)");
   EXPECT_EQ(pod_error("{}", R"(,"labels":{"fitscale.io/gang":"g"})"),
-            "cluster.json: pod team-a/train-0: metadata.labels.fitscale.io/gang: gang \"g\" needs its size: label or "
+            "cluster.json: pod team-a/train-0: metadata.labels.fitscale.io/gang: gang \"g\" needs "
+            "its size: label or "
             "annotation fitscale.io/gang-size");
   EXPECT_EQ(pod_error("{}", R"(,"labels":{"fitscale.io/gang":"g","fitscale.io/gang-size":"0"})"),
-            "cluster.json: pod team-a/train-0: metadata.labels.fitscale.io/gang-size: gang size must be a whole number >= 1, "
+            "cluster.json: pod team-a/train-0: metadata.labels.fitscale.io/gang-size: gang size "
+            "must be a whole number >= 1, "
             "got \"0\"");
-  EXPECT_EQ(pod_error("{}", R"(,"labels":{"app":7})"),
-            "cluster.json: pod team-a/train-0: metadata.labels.app: expected a string, got a number");
-  EXPECT_EQ(pod_error("{}", R"(,"creationTimestamp":"yesterday")").rfind(
-                "cluster.json: pod team-a/train-0: metadata.creationTimestamp: bad time \"yesterday\"", 0),
+  EXPECT_EQ(
+      pod_error("{}", R"(,"labels":{"app":7})"),
+      "cluster.json: pod team-a/train-0: metadata.labels.app: expected a string, got a number");
+  EXPECT_EQ(pod_error("{}", R"(,"creationTimestamp":"yesterday")")
+                .rfind("cluster.json: pod team-a/train-0: metadata.creationTimestamp: bad time "
+                       "\"yesterday\"",
+                       0),
             0u);
   EXPECT_EQ(pod_error(R"({"activeDeadlineSeconds":"1h"})"),
-            "cluster.json: pod team-a/train-0: spec.activeDeadlineSeconds: expected an integer, got a string");
-  EXPECT_EQ(error_of(R"({"kind":"Pod","metadata":{},"spec":{}})"), "cluster.json: pod (no name): metadata.name: missing");
+            "cluster.json: pod team-a/train-0: spec.activeDeadlineSeconds: expected an integer, "
+            "got a string");
+  EXPECT_EQ(error_of(R"({"kind":"Pod","metadata":{},"spec":{}})"),
+            "cluster.json: pod (no name): metadata.name: missing");
   EXPECT_EQ(error_of(R"({"metadata":{"name":"x"}})"), "cluster.json: missing \"kind\"");
-  EXPECT_EQ(error_of(R"({"kind":"Node","metadata":{"name":"n"},"spec":{"taints":[{"key":"k","effect":"Sometimes"}]}})"),
-            "cluster.json: node n: spec.taints[0].effect: bad taint effect \"Sometimes\": expected NoSchedule, "
-            "PreferNoSchedule or NoExecute");
-  EXPECT_EQ(error_of(R"({"kind":"Node","metadata":{"name":"n"},"status":{"allocatable":{"cpu":"lots"}}})"),
-            "cluster.json: node n: status.allocatable.cpu: bad quantity \"lots\": must start with a number");
+  EXPECT_EQ(
+      error_of(
+          R"({"kind":"Node","metadata":{"name":"n"},"spec":{"taints":[{"key":"k","effect":"Sometimes"}]}})"),
+      "cluster.json: node n: spec.taints[0].effect: bad taint effect \"Sometimes\": expected "
+      "NoSchedule, "
+      "PreferNoSchedule or NoExecute");
+  EXPECT_EQ(
+      error_of(
+          R"({"kind":"Node","metadata":{"name":"n"},"status":{"allocatable":{"cpu":"lots"}}})"),
+      "cluster.json: node n: status.allocatable.cpu: bad quantity \"lots\": must start with a "
+      "number");
   EXPECT_EQ(error_of("[1]"), "cluster.json: expected a Kubernetes object or List, got an array");
 }
 
@@ -320,7 +362,8 @@ TEST(DecodeSingle, WatchObjects) {
   EXPECT_EQ(p.gang->size, 4);
   EXPECT_EQ(p.node_selector, (Labels{{"fitscale.io/gpu-model", "A10G"}}));
 
-  const Node n = decode_node_json(R"({"metadata":{"name":"n1"},"status":{"allocatable":{"cpu":"3920m"}}})", kGpuModels);
+  const Node n = decode_node_json(
+      R"({"metadata":{"name":"n1"},"status":{"allocatable":{"cpu":"3920m"}}})", kGpuModels);
   EXPECT_EQ(n.name, "n1");
   EXPECT_EQ(n.state, NodeState::Registered) << "no Ready condition";
   EXPECT_EQ(n.allocatable.cpu_milli, 3920);
@@ -332,19 +375,22 @@ TEST(DecodeSingle, WatchObjects) {
   EXPECT_EQ(b.selector.match_expressions[0].op, SelectorOp::Exists);
 
   try {
-    decode_pod_json(R"({"metadata":{"name":"a","namespace":"n"},"spec":{"containers":[{"resources":{"requests":{"cpu":"12x"}}}]}})",
-                    kGpuModels);
+    decode_pod_json(
+        R"({"metadata":{"name":"a","namespace":"n"},"spec":{"containers":[{"resources":{"requests":{"cpu":"12x"}}}]}})",
+        kGpuModels);
     FAIL() << "expected an error";
   } catch (const InputError& e) {
-    EXPECT_STREQ(e.what(), "pod n/a: spec.containers[0].resources.requests.cpu: bad quantity \"12x\": unknown suffix \"x\"");
+    EXPECT_STREQ(e.what(),
+                 "pod n/a: spec.containers[0].resources.requests.cpu: bad quantity \"12x\": "
+                 "unknown suffix \"x\"");
   }
   EXPECT_THROW(decode_node_json("{", kGpuModels), InputError);
 }
 
 TEST(DecodePending, TheSchedulersVerdictGatesAndNomination) {
   auto pod = [](const std::string& spec, const std::string& status) {
-    return decode_pod_json(R"({"metadata":{"name":"a","namespace":"n"},"spec":{"containers":[{}])" + spec +
-                               "}" + status + "}",
+    return decode_pod_json(R"({"metadata":{"name":"a","namespace":"n"},"spec":{"containers":[{}])" +
+                               spec + "}" + status + "}",
                            kGpuModels);
   };
   const std::string unschedulable =
@@ -355,15 +401,20 @@ TEST(DecodePending, TheSchedulersVerdictGatesAndNomination) {
   EXPECT_EQ(fresh.scheduler_verdict, SchedulerVerdict::NotYet);
   EXPECT_FALSE(fresh.unschedulable());
   // PodScheduled=False for another reason (the API server's SchedulingGated).
-  EXPECT_FALSE(pod("", R"(,"status":{"phase":"Pending","conditions":[{"type":"PodScheduled","status":"False","reason":"SchedulingGated"}]})")
-                   .unschedulable());
+  EXPECT_FALSE(
+      pod("",
+          R"(,"status":{"phase":"Pending","conditions":[{"type":"PodScheduled","status":"False","reason":"SchedulingGated"}]})")
+          .unschedulable());
   // Kueue's gate.
-  const Pod gated = pod(R"(,"schedulingGates":[{"name":"kueue.x-k8s.io/admission"}])", unschedulable);
+  const Pod gated =
+      pod(R"(,"schedulingGates":[{"name":"kueue.x-k8s.io/admission"}])", unschedulable);
   EXPECT_TRUE(gated.scheduling_gated);
   EXPECT_FALSE(gated.unschedulable());
   EXPECT_FALSE(pod(R"(,"schedulingGates":[])", unschedulable).scheduling_gated);
   // Nominated after preemption: counts on that node.
-  const Pod nominated = pod("", R"(,"status":{"phase":"Pending","nominatedNodeName":"n7","conditions":[{"type":"PodScheduled","status":"False","reason":"Unschedulable"}]})");
+  const Pod nominated = pod(
+      "",
+      R"(,"status":{"phase":"Pending","nominatedNodeName":"n7","conditions":[{"type":"PodScheduled","status":"False","reason":"Unschedulable"}]})");
   EXPECT_EQ(nominated.nominated_node, "n7");
   EXPECT_FALSE(nominated.unschedulable());
   ASSERT_NE(nominated.capacity_node(), nullptr);
@@ -399,7 +450,8 @@ TEST(DecodeList, InformerPagesReportBadItemsByKey) {
   // The decoder is reused across calls (the watch stream's many small objects).
   EXPECT_EQ(d.pod(R"({"metadata":{"name":"w","namespace":"n"}})").name, "w");
   std::vector<std::pair<std::string, Node>> nodes;
-  d.decode_list_items(R"({"kind":"NodeList","items":[{"metadata":{"name":"n1"}}]})", "Node", nullptr, &nodes, nullptr, bad);
+  d.decode_list_items(R"({"kind":"NodeList","items":[{"metadata":{"name":"n1"}}]})", "Node",
+                      nullptr, &nodes, nullptr, bad);
   ASSERT_EQ(nodes.size(), 1u);
   EXPECT_EQ(nodes[0].first, "n1");
 }

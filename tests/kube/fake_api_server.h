@@ -30,46 +30,55 @@ struct Received {
 class FakeApiServer {
  public:
   FakeApiServer() {
-    server_.Get(R"((/api/v1|/apis/policy/v1)/(pods|nodes|poddisruptionbudgets))",
-                [this](const httplib::Request& req, httplib::Response& res) { list_or_watch(req, res); });
-    server_.Get(R"(/api/v1/nodes/([^/]+))", [this](const httplib::Request& req, httplib::Response& res) {
-      record(req);
-      std::lock_guard lock(mu_);
-      auto& nodes = objects_["nodes"];
-      auto it = nodes.find(req.matches[1]);
-      if (it == nodes.end()) return status(res, 404, "node not found");
-      res.set_content(it->second.dump(), "application/json");
-    });
-    server_.Patch(R"(/api/v1/nodes/([^/]+))", [this](const httplib::Request& req, httplib::Response& res) {
-      record(req);
-      std::unique_lock lock(mu_);
-      auto& nodes = objects_["nodes"];
-      auto it = nodes.find(req.matches[1]);
-      if (it == nodes.end()) return status(res, 404, "node not found");
-      json patch = json::parse(req.body);
-      if (patch.contains("metadata") && patch["metadata"].contains("resourceVersion") &&
-          patch["metadata"]["resourceVersion"] != it->second["metadata"]["resourceVersion"]) {
-        return status(res, 409, "conflict");
-      }
-      json obj = it->second;
-      obj.merge_patch(patch);
-      lock.unlock();
-      res.set_content(put("nodes", obj).dump(), "application/json");
-    });
-    server_.Delete(R"(/api/v1/nodes/([^/]+))", [this](const httplib::Request& req, httplib::Response& res) {
-      record(req);
-      if (!remove("nodes", req.matches[1])) return status(res, 404, "node not found");
-      res.set_content("{}", "application/json");
-    });
+    server_.Get(
+        R"((/api/v1|/apis/policy/v1)/(pods|nodes|poddisruptionbudgets))",
+        [this](const httplib::Request& req, httplib::Response& res) { list_or_watch(req, res); });
+    server_.Get(R"(/api/v1/nodes/([^/]+))",
+                [this](const httplib::Request& req, httplib::Response& res) {
+                  record(req);
+                  std::lock_guard lock(mu_);
+                  auto& nodes = objects_["nodes"];
+                  auto it = nodes.find(req.matches[1]);
+                  if (it == nodes.end()) return status(res, 404, "node not found");
+                  res.set_content(it->second.dump(), "application/json");
+                });
+    server_.Patch(
+        R"(/api/v1/nodes/([^/]+))", [this](const httplib::Request& req, httplib::Response& res) {
+          record(req);
+          std::unique_lock lock(mu_);
+          auto& nodes = objects_["nodes"];
+          auto it = nodes.find(req.matches[1]);
+          if (it == nodes.end()) return status(res, 404, "node not found");
+          json patch = json::parse(req.body);
+          if (patch.contains("metadata") && patch["metadata"].contains("resourceVersion") &&
+              patch["metadata"]["resourceVersion"] != it->second["metadata"]["resourceVersion"]) {
+            return status(res, 409, "conflict");
+          }
+          json obj = it->second;
+          obj.merge_patch(patch);
+          lock.unlock();
+          res.set_content(put("nodes", obj).dump(), "application/json");
+        });
+    server_.Delete(R"(/api/v1/nodes/([^/]+))",
+                   [this](const httplib::Request& req, httplib::Response& res) {
+                     record(req);
+                     if (!remove("nodes", req.matches[1]))
+                       return status(res, 404, "node not found");
+                     res.set_content("{}", "application/json");
+                   });
     server_.Post(R"(/api/v1/namespaces/([^/]+)/pods/([^/]+)/eviction)",
                  [this](const httplib::Request& req, httplib::Response& res) {
                    record(req);
-                   if (eviction_status_ != 201) return status(res, eviction_status_, "Cannot evict pod as it would violate the pod's disruption budget.");
+                   if (eviction_status_ != 201)
+                     return status(
+                         res, eviction_status_,
+                         "Cannot evict pod as it would violate the pod's disruption budget.");
                    remove("pods", std::string(req.matches[1]) + "/" + std::string(req.matches[2]));
                    res.status = 201;
                    res.set_content("{}", "application/json");
                  });
-    server_.Post(R"(/api/v1/namespaces/([^/]+)/events)", [this](const httplib::Request& req, httplib::Response& res) {
+    server_.Post(R"(/api/v1/namespaces/([^/]+)/events)", [this](const httplib::Request& req,
+                                                                httplib::Response& res) {
       record(req);
       json ev = json::parse(req.body);
       std::lock_guard lock(mu_);
@@ -77,19 +86,22 @@ class FakeApiServer {
       res.status = 201;
       res.set_content(ev.dump(), "application/json");
     });
-    server_.Patch(R"(/api/v1/namespaces/([^/]+)/events/([^/]+))", [this](const httplib::Request& req, httplib::Response& res) {
-      record(req);
-      std::lock_guard lock(mu_);
-      auto it = events_.find(std::string(req.matches[1]) + "/" + std::string(req.matches[2]));
-      if (it == events_.end()) return status(res, 404, "event not found");
-      it->second.merge_patch(json::parse(req.body));
-      res.set_content(it->second.dump(), "application/json");
-    });
+    server_.Patch(
+        R"(/api/v1/namespaces/([^/]+)/events/([^/]+))",
+        [this](const httplib::Request& req, httplib::Response& res) {
+          record(req);
+          std::lock_guard lock(mu_);
+          auto it = events_.find(std::string(req.matches[1]) + "/" + std::string(req.matches[2]));
+          if (it == events_.end()) return status(res, 404, "event not found");
+          it->second.merge_patch(json::parse(req.body));
+          res.set_content(it->second.dump(), "application/json");
+        });
     server_.Get(R"(/apis/coordination.k8s.io/v1/namespaces/([^/]+)/leases/([^/]+))",
                 [this](const httplib::Request& req, httplib::Response& res) {
                   record(req);
                   std::lock_guard lock(mu_);
-                  auto it = leases_.find(std::string(req.matches[1]) + "/" + std::string(req.matches[2]));
+                  auto it =
+                      leases_.find(std::string(req.matches[1]) + "/" + std::string(req.matches[2]));
                   if (it == leases_.end()) return status(res, 404, "lease not found");
                   res.set_content(it->second.dump(), "application/json");
                 });
@@ -98,7 +110,8 @@ class FakeApiServer {
                    record(req);
                    json lease = json::parse(req.body);
                    std::lock_guard lock(mu_);
-                   std::string key = std::string(req.matches[1]) + "/" + lease["metadata"]["name"].get<std::string>();
+                   std::string key = std::string(req.matches[1]) + "/" +
+                                     lease["metadata"]["name"].get<std::string>();
                    if (leases_.count(key)) return status(res, 409, "already exists");
                    lease["metadata"]["resourceVersion"] = std::to_string(++rv_);
                    leases_[key] = lease;
@@ -110,9 +123,11 @@ class FakeApiServer {
                   record(req);
                   json lease = json::parse(req.body);
                   std::lock_guard lock(mu_);
-                  auto it = leases_.find(std::string(req.matches[1]) + "/" + std::string(req.matches[2]));
+                  auto it =
+                      leases_.find(std::string(req.matches[1]) + "/" + std::string(req.matches[2]));
                   if (it == leases_.end()) return status(res, 404, "lease not found");
-                  if (lease["metadata"].value("resourceVersion", "") != it->second["metadata"]["resourceVersion"]) {
+                  if (lease["metadata"].value("resourceVersion", "") !=
+                      it->second["metadata"]["resourceVersion"]) {
                     return status(res, 409, "the object has been modified");
                   }
                   lease["metadata"]["resourceVersion"] = std::to_string(++rv_);
@@ -234,12 +249,14 @@ class FakeApiServer {
   }
   static void status(httplib::Response& res, int code, const std::string& message) {
     res.status = code;
-    res.set_content(json{{"kind", "Status"}, {"code", code}, {"message", message}}.dump(), "application/json");
+    res.set_content(json{{"kind", "Status"}, {"code", code}, {"message", message}}.dump(),
+                    "application/json");
   }
   void record(const httplib::Request& req) {
     std::lock_guard lock(mu_);
     received_.push_back({req.method, req.path + (req.has_param("watch") ? "?watch" : ""), req.body,
-                         req.get_header_value("Content-Type"), req.get_header_value("Authorization")});
+                         req.get_header_value("Content-Type"),
+                         req.get_header_value("Authorization")});
   }
 
   void list_or_watch(const httplib::Request& req, httplib::Response& res) {
@@ -257,41 +274,51 @@ class FakeApiServer {
     }
     json meta = {{"resourceVersion", std::to_string(rv_)}};
     if (start + limit < i) meta["continue"] = std::to_string(start + limit);
-    res.set_content(json{{"kind", "List"}, {"metadata", meta}, {"items", items}}.dump(), "application/json");
+    res.set_content(json{{"kind", "List"}, {"metadata", meta}, {"items", items}}.dump(),
+                    "application/json");
   }
 
   void watch(const httplib::Request& req, httplib::Response& res, const std::string& collection) {
     long from = std::stol(req.get_param_value("resourceVersion"));
     {
       std::lock_guard lock(mu_);
-      if (from + 1 < oldest_rv_ && gone_as_http_) return status(res, 410, "too old resource version");
+      if (from + 1 < oldest_rv_ && gone_as_http_)
+        return status(res, 410, "too old resource version");
     }
     auto state = std::make_shared<std::pair<long, long>>(from, -1);  // last rv sent, close epoch
-    res.set_chunked_content_provider("application/json", [this, state, collection](size_t, httplib::DataSink& sink) {
-      std::unique_lock lock(mu_);
-      if (state->second < 0) state->second = close_epoch_;
-      if (state->first + 1 < oldest_rv_) {
-        std::string line = json{{"type", "ERROR"}, {"object", {{"kind", "Status"}, {"code", 410}, {"reason", "Expired"}, {"message", "too old resource version"}}}}.dump() + "\n";
-        lock.unlock();
-        sink.write(line.data(), line.size());
-        sink.done();
-        return true;
-      }
-      for (const auto& h : history_) {
-        if (h.rv <= state->first || h.collection != collection) continue;
-        state->first = h.rv;
-        std::string line = h.line + "\n";
-        lock.unlock();
-        if (!sink.write(line.data(), line.size())) return false;
-        return true;
-      }
-      cv_.wait_for(lock, std::chrono::milliseconds(100));
-      if (stopping_ || close_epoch_ != state->second) {
-        lock.unlock();
-        sink.done();
-      }
-      return true;
-    });
+    res.set_chunked_content_provider(
+        "application/json", [this, state, collection](size_t, httplib::DataSink& sink) {
+          std::unique_lock lock(mu_);
+          if (state->second < 0) state->second = close_epoch_;
+          if (state->first + 1 < oldest_rv_) {
+            std::string line = json{{"type", "ERROR"},
+                                    {"object",
+                                     {{"kind", "Status"},
+                                      {"code", 410},
+                                      {"reason", "Expired"},
+                                      {"message", "too old resource version"}}}}
+                                   .dump() +
+                               "\n";
+            lock.unlock();
+            sink.write(line.data(), line.size());
+            sink.done();
+            return true;
+          }
+          for (const auto& h : history_) {
+            if (h.rv <= state->first || h.collection != collection) continue;
+            state->first = h.rv;
+            std::string line = h.line + "\n";
+            lock.unlock();
+            if (!sink.write(line.data(), line.size())) return false;
+            return true;
+          }
+          cv_.wait_for(lock, std::chrono::milliseconds(100));
+          if (stopping_ || close_epoch_ != state->second) {
+            lock.unlock();
+            sink.done();
+          }
+          return true;
+        });
   }
 
   httplib::Server server_;

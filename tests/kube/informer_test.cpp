@@ -8,8 +8,8 @@
 namespace fitscale {
 namespace {
 
-using testing::FakeApiServer;
 using testing::eventually;
+using testing::FakeApiServer;
 
 std::vector<std::string> names(const std::vector<Pod>& pods) {
   std::vector<std::string> out;
@@ -108,7 +108,8 @@ TEST_F(InformerTest, BadPodIsSkippedAndReportedNotFatal) {
   EXPECT_NE(bad[0].error.find("bad quantity"), std::string::npos);
   // The version that failed, so it is reported once per (uid, resourceVersion).
   EXPECT_EQ(bad[0].uid, "uid-a-broken");
-  EXPECT_EQ(bad[0].resource_version, server.object("pods", "a/broken")["metadata"]["resourceVersion"]);
+  EXPECT_EQ(bad[0].resource_version,
+            server.object("pods", "a/broken")["metadata"]["resourceVersion"]);
   // Fixed by its owner: it comes back; a new bad one arriving on the watch is reported too.
   server.put("pods", testing::pod_json("a", "broken"));
   server.put("pods", testing::pod_json("a", "late-bad", "", true));

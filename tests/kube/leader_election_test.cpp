@@ -34,13 +34,14 @@ TEST(LeaderElection, OnlyOneOfTwoReplicasLeads) {
   EXPECT_TRUE(a.try_acquire_or_renew());   // creates the lease
   EXPECT_FALSE(b.try_acquire_or_renew());  // held and fresh
   clock.advance(5);
-  EXPECT_TRUE(a.try_acquire_or_renew());   // renews
+  EXPECT_TRUE(a.try_acquire_or_renew());  // renews
   clock.advance(10);
   EXPECT_FALSE(b.try_acquire_or_renew());  // renewed 10 s ago: still a's
   auto l = server.leases().at("kube-system/fitscale");
   EXPECT_EQ(l["spec"]["holderIdentity"], "host-a-1");
   EXPECT_EQ(l["spec"]["leaseDurationSeconds"], 15);
-  EXPECT_EQ(l["spec"]["renewTime"].get<std::string>().size(), std::string("2027-01-15T08:00:00.000000Z").size());
+  EXPECT_EQ(l["spec"]["renewTime"].get<std::string>().size(),
+            std::string("2027-01-15T08:00:00.000000Z").size());
 }
 
 TEST(LeaderElection, StandbyTakesOverAnExpiredLease) {

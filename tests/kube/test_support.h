@@ -53,7 +53,8 @@ inline Pod simple_pod(const nlohmann::json& j) {
   p.uid = j["metadata"].value("uid", "");
   p.resource_version = j["metadata"].value("resourceVersion", "");
   if (j["metadata"].contains("labels") && j["metadata"]["labels"].value("bad", "") == "true") {
-    throw InputError("pod " + p.ns + "/" + p.name + ": spec.containers[0].resources.requests.cpu: bad quantity");
+    throw InputError("pod " + p.ns + "/" + p.name +
+                     ": spec.containers[0].resources.requests.cpu: bad quantity");
   }
   if (j.contains("spec")) p.node_name = j["spec"].value("nodeName", "");
   return p;
@@ -67,7 +68,8 @@ inline Node simple_node(const nlohmann::json& j) {
 }
 
 template <class T>
-ResourceCodec<T> simple_codec(std::string resource, std::string path, std::function<T(const nlohmann::json&)> one,
+ResourceCodec<T> simple_codec(std::string resource, std::string path,
+                              std::function<T(const nlohmann::json&)> one,
                               std::function<std::string(const T&)> key) {
   ResourceCodec<T> c;
   c.resource = resource;
@@ -81,7 +83,8 @@ ResourceCodec<T> simple_codec(std::string resource, std::string path, std::funct
         T t = one(item);
         items.emplace_back(key(t), std::move(t));
       } catch (const InputError& e) {
-        std::string k = item["metadata"].value("namespace", "") + "/" + item["metadata"]["name"].get<std::string>();
+        std::string k = item["metadata"].value("namespace", "") + "/" +
+                        item["metadata"]["name"].get<std::string>();
         bad.emplace_back(k, e.what());
       }
     }
@@ -91,8 +94,10 @@ ResourceCodec<T> simple_codec(std::string resource, std::string path, std::funct
 
 inline KubeCodecs simple_codecs() {
   return KubeCodecs{
-      simple_codec<Pod>("pods", "/api/v1/pods", simple_pod, [](const Pod& p) { return p.ns + "/" + p.name; }),
-      simple_codec<Node>("nodes", "/api/v1/nodes", simple_node, [](const Node& n) { return n.name; }),
+      simple_codec<Pod>("pods", "/api/v1/pods", simple_pod,
+                        [](const Pod& p) { return p.ns + "/" + p.name; }),
+      simple_codec<Node>("nodes", "/api/v1/nodes", simple_node,
+                         [](const Node& n) { return n.name; }),
       simple_codec<PodDisruptionBudgetView>(
           "poddisruptionbudgets", "/apis/policy/v1/poddisruptionbudgets",
           [](const nlohmann::json& j) {
@@ -105,17 +110,22 @@ inline KubeCodecs simple_codecs() {
   };
 }
 
-inline nlohmann::json pod_json(const std::string& ns, const std::string& name, const std::string& node = "",
-                               bool bad = false) {
-  nlohmann::json j = {{"apiVersion", "v1"}, {"kind", "Pod"},
-                      {"metadata", {{"name", name}, {"namespace", ns}, {"uid", "uid-" + ns + "-" + name}}},
-                      {"spec", {{"nodeName", node}}}};
+inline nlohmann::json pod_json(const std::string& ns, const std::string& name,
+                               const std::string& node = "", bool bad = false) {
+  nlohmann::json j = {
+      {"apiVersion", "v1"},
+      {"kind", "Pod"},
+      {"metadata", {{"name", name}, {"namespace", ns}, {"uid", "uid-" + ns + "-" + name}}},
+      {"spec", {{"nodeName", node}}}};
   if (bad) j["metadata"]["labels"] = {{"bad", "true"}};
   return j;
 }
 
 inline nlohmann::json node_json(const std::string& name) {
-  return {{"apiVersion", "v1"}, {"kind", "Node"}, {"metadata", {{"name", name}}}, {"spec", nlohmann::json::object()}};
+  return {{"apiVersion", "v1"},
+          {"kind", "Node"},
+          {"metadata", {{"name", name}}},
+          {"spec", nlohmann::json::object()}};
 }
 
 inline KubeConfig config_for(const std::string& url) {

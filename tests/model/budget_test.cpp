@@ -1,6 +1,6 @@
-#include <gtest/gtest.h>
-
 #include "model/budget.h"
+
+#include <gtest/gtest.h>
 
 namespace fitscale {
 namespace {

@@ -1,9 +1,10 @@
+#include "model/catalog.h"
+
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <cmath>
 
-#include "model/catalog.h"
 #include "model/error.h"
 
 namespace fitscale {
@@ -99,16 +100,22 @@ TEST(CatalogCsv, ErrorsNameFileLineAndColumn) {
   const std::string h = kHeader;
   EXPECT_EQ(error_of(h + "m5.large,amd64,2,8192,0,,0,0.096,abc,1,5-10%\n"),
             "catalog.csv:2: column spot_usd_per_hour: bad number \"abc\"");
-  EXPECT_EQ(error_of(h + "m5.large,amd64,2,8192,0,,0,0.096,0.03,1,5-10%\nc5.large,amd64,two,4096,0,,0,0.085,,,\n"),
-            "catalog.csv:3: column vcpu: bad integer \"two\"");
+  EXPECT_EQ(
+      error_of(
+          h +
+          "m5.large,amd64,2,8192,0,,0,0.096,0.03,1,5-10%\nc5.large,amd64,two,4096,0,,0,0.085,,,\n"),
+      "catalog.csv:3: column vcpu: bad integer \"two\"");
   EXPECT_EQ(error_of(h + "m5.large,x86,2,8192,0,,0,0.096,0.03,1,5-10%\n"),
             "catalog.csv:2: column arch: expected amd64 or arm64, got \"x86\"");
   EXPECT_EQ(error_of(h + "m5.large,amd64,2,8192,0,,0,0.096,0.03,7,5-10%\n"),
             "catalog.csv:2: column spot_interruption_bucket: must be 0..4, got 7");
-  EXPECT_EQ(error_of(h + "m5.large,amd64,2,8192,0,,0,0.096\n"), "catalog.csv:2: 8 fields, the header has 11");
-  EXPECT_EQ(error_of(h + "m5.large,amd64,2,8192,0,,0,0.096,,,\nm5.large,amd64,2,8192,0,,0,0.096,,,\n"),
-            "catalog.csv:3: column instance_type: instance type \"m5.large\" listed twice");
-  EXPECT_EQ(error_of("instance_type,arch,vcpu,memory_mib,price\n"), "catalog.csv:1: unknown column \"price\"");
+  EXPECT_EQ(error_of(h + "m5.large,amd64,2,8192,0,,0,0.096\n"),
+            "catalog.csv:2: 8 fields, the header has 11");
+  EXPECT_EQ(
+      error_of(h + "m5.large,amd64,2,8192,0,,0,0.096,,,\nm5.large,amd64,2,8192,0,,0,0.096,,,\n"),
+      "catalog.csv:3: column instance_type: instance type \"m5.large\" listed twice");
+  EXPECT_EQ(error_of("instance_type,arch,vcpu,memory_mib,price\n"),
+            "catalog.csv:1: unknown column \"price\"");
   EXPECT_EQ(error_of("instance_type,arch,vcpu,memory_mib\n"),
             "catalog.csv:1: missing required column \"on_demand_usd_per_hour\"");
   EXPECT_EQ(error_of(""), "catalog.csv: empty catalog (no header row)");
@@ -118,7 +125,8 @@ TEST(CatalogCsv, ErrorsNameFileLineAndColumn) {
 }
 
 TEST(CatalogCsv, QuotedFields) {
-  const std::string csv = std::string(kHeader) + "\"m5.large\",amd64,2,8192,0,,0,0.096,0.03648,1,\"5,10%\"\n";
+  const std::string csv =
+      std::string(kHeader) + "\"m5.large\",amd64,2,8192,0,,0,0.096,0.03648,1,\"5,10%\"\n";
   const auto types = parse_catalog_csv(csv, "c.csv");
   EXPECT_EQ(types[0].spot_interruption_label, "5,10%");
 }
@@ -133,7 +141,8 @@ TEST(Catalog, OfferingsPerTypeZoneAndCapacityTypeWithoutSpotWhenNoPrice) {
   EXPECT_EQ(c.offerings.size(), 15u);
   EXPECT_EQ(std::count_if(c.offerings.begin(), c.offerings.end(),
                           [](const Offering& o) {
-                            return o.instance_type == "c6in.12xlarge" && o.capacity_type == CapacityType::Spot;
+                            return o.instance_type == "c6in.12xlarge" &&
+                                   o.capacity_type == CapacityType::Spot;
                           }),
             0);
   const auto it = std::find_if(c.offerings.begin(), c.offerings.end(), [](const Offering& o) {
@@ -177,7 +186,9 @@ TEST(Catalog, EmbeddedDefaultIsTheShippedAwsTable) {
   const auto types = parse_catalog_csv(default_catalog_csv(), "embedded");
   EXPECT_EQ(types.size(), 1242u);
   const Catalog c = build_catalog(types, CatalogOptions{});
-  EXPECT_EQ(std::count_if(c.types.begin(), c.types.end(), [](const InstanceType& t) { return t.gpu > 0; }), 56);
+  EXPECT_EQ(std::count_if(c.types.begin(), c.types.end(),
+                          [](const InstanceType& t) { return t.gpu > 0; }),
+            56);
   const InstanceType* m5 = c.find_type("m5.large");
   ASSERT_NE(m5, nullptr);
   EXPECT_EQ(m5->memory_mib, 8192);

@@ -30,7 +30,8 @@ TEST(Config, EmptyFileGivesDocumentedDefaultsAndSafeBudgets) {
   EXPECT_EQ(c.controller.offering_backoff_s, 300);
   EXPECT_EQ(c.scale_down.empty_after_s, 60);
   EXPECT_EQ(c.scale_down.register_timeout_s, 900);
-  EXPECT_EQ(c.scale_down.not_ready_after_s, 1200) << "cluster-autoscaler's --scale-down-unready-time";
+  EXPECT_EQ(c.scale_down.not_ready_after_s, 1200)
+      << "cluster-autoscaler's --scale-down-unready-time";
   EXPECT_EQ(c.allocatable.max_pods, 110);
   EXPECT_EQ(c.alerts.thresholds, (std::vector<int>{50, 80, 100}));
   EXPECT_EQ(c.simulator.boot_delay_gpu_s, 180);
@@ -66,7 +67,8 @@ budgets:
 
 TEST(Config, BudgetsKeyPresentMeansOnlyWhatItSays) {
   // A file that sets only a namespace cap has no cluster caps: the safe defaults are not mixed in.
-  const Budgets b = budgets_or_defaults(parse_config("budgets:\n  namespaces:\n    a: {usdPerDay: 10}\n", "c.yaml"));
+  const Budgets b = budgets_or_defaults(
+      parse_config("budgets:\n  namespaces:\n    a: {usdPerDay: 10}\n", "c.yaml"));
   EXPECT_FALSE(b.cluster.gpus.has_value());
   EXPECT_FALSE(b.defaults.usd_per_job.has_value());
   EXPECT_EQ(b.for_namespace("a").usd_per_day, 10);
@@ -134,50 +136,68 @@ logFormat: json
 }
 
 TEST(Config, BadBudgetValueNamesFileLineAndKeyPath) {
-  const std::string e = error_of("budgets:\n  namespaces:\n    research-a:\n      usdPerJob: lots\n");
-  EXPECT_EQ(e, "config.yaml:4: budgets.namespaces.research-a.usdPerJob: must be a number >= 0, got \"lots\"");
+  const std::string e =
+      error_of("budgets:\n  namespaces:\n    research-a:\n      usdPerJob: lots\n");
+  EXPECT_EQ(e,
+            "config.yaml:4: budgets.namespaces.research-a.usdPerJob: must be a number >= 0, got "
+            "\"lots\"");
 }
 
 TEST(Config, RefusesInvalidBudgets) {
-  EXPECT_NE(error_of("budgets:\n  default: {usdPerDay: -5}\n").find("budgets.default.usdPerDay: must be a number >= 0"),
+  EXPECT_NE(error_of("budgets:\n  default: {usdPerDay: -5}\n")
+                .find("budgets.default.usdPerDay: must be a number >= 0"),
             std::string::npos);
-  EXPECT_NE(error_of("budgets:\n  cluster: {gpus: 1.5}\n").find("budgets.cluster.gpus: must be a whole number"),
+  EXPECT_NE(error_of("budgets:\n  cluster: {gpus: 1.5}\n")
+                .find("budgets.cluster.gpus: must be a whole number"),
             std::string::npos);
-  EXPECT_NE(error_of("budgets:\n  default: {maxRuntime: forever}\n").find("budgets.default.maxRuntime: must be a duration"),
+  EXPECT_NE(error_of("budgets:\n  default: {maxRuntime: forever}\n")
+                .find("budgets.default.maxRuntime: must be a duration"),
             std::string::npos);
   EXPECT_NE(error_of("budgets:\n  default: {maxRuntime: 0s}\n").find("budgets.default.maxRuntime"),
             std::string::npos);
   EXPECT_NE(error_of("budgets:\n  namespaces:\n    Research_A: {usdPerDay: 5}\n")
                 .find("budgets.namespaces.Research_A: is not a Kubernetes namespace name"),
             std::string::npos);
-  EXPECT_NE(error_of("budgets:\n  namespaces: [a, b]\n").find("budgets.namespaces: must be a map, got a list"),
+  EXPECT_NE(error_of("budgets:\n  namespaces: [a, b]\n")
+                .find("budgets.namespaces: must be a map, got a list"),
             std::string::npos);
   EXPECT_NE(error_of("budgets:\n").find("budgets: is empty"), std::string::npos);
 }
 
 TEST(Config, UnknownKeysAreErrorsWithASuggestion) {
-  EXPECT_EQ(error_of("budgets:\n  default:\n    usdPerJobs: 5\n"),
-            "config.yaml:3: budgets.default: unknown key \"usdPerJobs\"; did you mean \"usdPerJob\"?");
-  EXPECT_EQ(error_of("budgets:\n  default:\n    usd_per_day: 5\n"),
-            "config.yaml:3: budgets.default: unknown key \"usd_per_day\"; did you mean \"usdPerDay\"?");
-  EXPECT_EQ(error_of("budget: {}\n"), "config.yaml:1: unknown key \"budget\"; did you mean \"budgets\"?");
+  EXPECT_EQ(
+      error_of("budgets:\n  default:\n    usdPerJobs: 5\n"),
+      "config.yaml:3: budgets.default: unknown key \"usdPerJobs\"; did you mean \"usdPerJob\"?");
+  EXPECT_EQ(
+      error_of("budgets:\n  default:\n    usd_per_day: 5\n"),
+      "config.yaml:3: budgets.default: unknown key \"usd_per_day\"; did you mean \"usdPerDay\"?");
+  EXPECT_EQ(error_of("budget: {}\n"),
+            "config.yaml:1: unknown key \"budget\"; did you mean \"budgets\"?");
   EXPECT_EQ(error_of("colour: blue\n"), "config.yaml:1: unknown key \"colour\"");
 }
 
 TEST(Config, OtherSectionsValidateToo) {
-  EXPECT_NE(error_of("aws: {mode: spotfleet}\n").find("aws.mode: must be one of fleet, asg, got \"spotfleet\""),
+  EXPECT_NE(error_of("aws: {mode: spotfleet}\n")
+                .find("aws.mode: must be one of fleet, asg, got \"spotfleet\""),
             std::string::npos);
-  EXPECT_NE(error_of("logFormat: xml\n").find("logFormat: must be one of text, json"), std::string::npos);
-  EXPECT_NE(error_of("alerts: {thresholds: [80, 50]}\n").find("alerts.thresholds[1]"), std::string::npos);
-  EXPECT_NE(error_of("alerts: {webhook: slack}\n").find("alerts.webhook: must be an http"), std::string::npos);
-  EXPECT_NE(error_of("simulator:\n  insufficientCapacity:\n    - {offering: p3.2xlarge/us-east-1a/reserved}\n")
-                .find("simulator.insufficientCapacity[0].offering: capacity must be spot or on-demand"),
+  EXPECT_NE(error_of("logFormat: xml\n").find("logFormat: must be one of text, json"),
             std::string::npos);
+  EXPECT_NE(error_of("alerts: {thresholds: [80, 50]}\n").find("alerts.thresholds[1]"),
+            std::string::npos);
+  EXPECT_NE(error_of("alerts: {webhook: slack}\n").find("alerts.webhook: must be an http"),
+            std::string::npos);
+  EXPECT_NE(
+      error_of(
+          "simulator:\n  insufficientCapacity:\n    - {offering: p3.2xlarge/us-east-1a/reserved}\n")
+          .find("simulator.insufficientCapacity[0].offering: capacity must be spot or on-demand"),
+      std::string::npos);
   EXPECT_NE(error_of("metrics: {address: localhost}\n").find("metrics.address: must be HOST:PORT"),
             std::string::npos);
   EXPECT_NE(error_of("zones: []\n").find("zones: must list at least one zone"), std::string::npos);
-  EXPECT_NE(error_of("controller: {interval: 0s}\n").find("controller.interval"), std::string::npos);
-  EXPECT_NE(error_of("allocatable: {daemonsetOverhead: {cpu: lots}}\n").find("allocatable.daemonsetOverhead.cpu"),
+  EXPECT_NE(error_of("controller: {interval: 0s}\n").find("controller.interval"),
+            std::string::npos);
+  EXPECT_NE(error_of("allocatable: {daemonsetOverhead: {cpu: lots}}\n")
+                .find("allocatable.daemonsetOverhead.cpu"),
             std::string::npos);
   EXPECT_NE(error_of("zones: [a\n").find("config.yaml:"), std::string::npos);  // not YAML
 }

@@ -1,6 +1,7 @@
+#include "model/daemonset_overhead.h"
+
 #include <gtest/gtest.h>
 
-#include "model/daemonset_overhead.h"
 #include "model/offering.h"
 
 namespace fitscale {

@@ -1,6 +1,6 @@
-#include <gtest/gtest.h>
-
 #include "model/labels.h"
+
+#include <gtest/gtest.h>
 
 namespace fitscale {
 namespace {
@@ -15,7 +15,8 @@ Requirement req(std::string key, SelectorOp op, std::vector<std::string> values 
 }
 
 TEST(Requirement, In) {
-  EXPECT_TRUE(matches(req("topology.kubernetes.io/zone", SelectorOp::In, {"us-east-1b", "us-east-1a"}), kNode));
+  EXPECT_TRUE(matches(
+      req("topology.kubernetes.io/zone", SelectorOp::In, {"us-east-1b", "us-east-1a"}), kNode));
   EXPECT_FALSE(matches(req("topology.kubernetes.io/zone", SelectorOp::In, {"us-east-1b"}), kNode));
   EXPECT_FALSE(matches(req("missing", SelectorOp::In, {"x"}), kNode));
 }
@@ -36,7 +37,8 @@ TEST(Requirement, ExistsAndDoesNotExist) {
 TEST(Requirement, GtAndLtCompareIntegers) {
   EXPECT_TRUE(matches(req("gpu-count", SelectorOp::Gt, {"3"}), kNode));
   EXPECT_FALSE(matches(req("gpu-count", SelectorOp::Gt, {"4"}), kNode));
-  EXPECT_TRUE(matches(req("gpu-count", SelectorOp::Lt, {"10"}), kNode));  // numeric, not "4" < "10" as text
+  EXPECT_TRUE(
+      matches(req("gpu-count", SelectorOp::Lt, {"10"}), kNode));  // numeric, not "4" < "10" as text
   EXPECT_FALSE(matches(req("gpu-count", SelectorOp::Lt, {"4"}), kNode));
   // A label that is not an integer, or a missing one, never matches Gt/Lt.
   EXPECT_FALSE(matches(req("topology.kubernetes.io/zone", SelectorOp::Gt, {"1"}), kNode));
@@ -45,7 +47,8 @@ TEST(Requirement, GtAndLtCompareIntegers) {
 }
 
 TEST(NodeSelectorTerm, AllRequirementsMustMatchAndEmptyMatchesNothing) {
-  NodeSelectorTerm t{{req("gpu-count", SelectorOp::Exists), req("topology.kubernetes.io/zone", SelectorOp::In, {"us-east-1a"})}};
+  NodeSelectorTerm t{{req("gpu-count", SelectorOp::Exists),
+                      req("topology.kubernetes.io/zone", SelectorOp::In, {"us-east-1a"})}};
   EXPECT_TRUE(matches(t, kNode));
   t.requirements.push_back(req("fitscale.io/capacity-type", SelectorOp::In, {"on-demand"}));
   EXPECT_FALSE(matches(t, kNode));
@@ -70,7 +73,8 @@ TEST(NodeSelector, EveryKeyValueMustBePresent) {
   EXPECT_TRUE(matches_node_selector({}, kNode));
   EXPECT_TRUE(matches_node_selector({{"fitscale.io/capacity-type", "spot"}}, kNode));
   EXPECT_FALSE(matches_node_selector({{"fitscale.io/capacity-type", "on-demand"}}, kNode));
-  EXPECT_FALSE(matches_node_selector({{"fitscale.io/capacity-type", "spot"}, {"missing", "x"}}, kNode));
+  EXPECT_FALSE(
+      matches_node_selector({{"fitscale.io/capacity-type", "spot"}, {"missing", "x"}}, kNode));
 }
 
 TEST(Aliases, KarpenterAndBetaKeysBecomeFitscaleKeys) {

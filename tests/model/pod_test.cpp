@@ -1,8 +1,9 @@
+#include "model/pod.h"
+
 #include <gtest/gtest.h>
 
 #include "model/error.h"
 #include "model/node.h"
-#include "model/pod.h"
 
 namespace fitscale {
 namespace {
@@ -69,8 +70,10 @@ TEST(Pod, DeclaredMaxRuntime) {
     p.declared_max_runtime();
     FAIL() << "expected an error";
   } catch (const InputError& e) {
-    EXPECT_NE(std::string(e.what()).find("pod team-a/train-0: annotation fitscale.io/max-runtime: bad duration \"forever\""),
-              std::string::npos)
+    EXPECT_NE(
+        std::string(e.what()).find(
+            "pod team-a/train-0: annotation fitscale.io/max-runtime: bad duration \"forever\""),
+        std::string::npos)
         << e.what();
   }
 }

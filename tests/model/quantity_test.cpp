@@ -1,7 +1,8 @@
+#include "model/quantity.h"
+
 #include <gtest/gtest.h>
 
 #include "model/error.h"
-#include "model/quantity.h"
 
 namespace fitscale {
 namespace {

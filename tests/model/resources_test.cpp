@@ -1,7 +1,8 @@
+#include "model/resources.h"
+
 #include <gtest/gtest.h>
 
 #include "model/quantity.h"
-#include "model/resources.h"
 
 namespace fitscale {
 namespace {

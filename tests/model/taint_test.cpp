@@ -1,7 +1,8 @@
+#include "model/taint.h"
+
 #include <gtest/gtest.h>
 
 #include "model/error.h"
-#include "model/taint.h"
 
 namespace fitscale {
 namespace {
@@ -20,7 +21,8 @@ TEST(Toleration, ExistsIgnoresValueAndEmptyKeyToleratesAll) {
   EXPECT_TRUE(tolerates(Toleration{"nvidia.com/gpu", true, "", std::nullopt}, kGpu));
   EXPECT_TRUE(tolerates(Toleration{"", true, "", std::nullopt}, kGpu));
   EXPECT_TRUE(tolerates(Toleration{"", true, "", std::nullopt}, kSpot));
-  EXPECT_FALSE(tolerates(Toleration{"", false, "", std::nullopt}, kGpu)) << "empty key needs Exists";
+  EXPECT_FALSE(tolerates(Toleration{"", false, "", std::nullopt}, kGpu))
+      << "empty key needs Exists";
 }
 
 TEST(Toleration, EffectMustMatchWhenGiven) {
@@ -43,7 +45,8 @@ TEST(Toleration, FirstUntoleratedNamesTheBlockingTaint) {
   ASSERT_NE(t, nullptr);
   EXPECT_EQ(t->key, "spot");
   EXPECT_FALSE(tolerates_all(tol, taints));
-  EXPECT_TRUE(tolerates_all({{"nvidia.com/gpu", true, "", std::nullopt}, {"spot", false, "true", std::nullopt}}, taints));
+  EXPECT_TRUE(tolerates_all(
+      {{"nvidia.com/gpu", true, "", std::nullopt}, {"spot", false, "true", std::nullopt}}, taints));
 }
 
 TEST(TaintEffect, ParsesAndRejects) {

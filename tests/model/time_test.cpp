@@ -1,7 +1,8 @@
+#include "model/time.h"
+
 #include <gtest/gtest.h>
 
 #include "model/error.h"
-#include "model/time.h"
 
 namespace fitscale {
 namespace {
@@ -56,7 +57,7 @@ TEST(CalendarTime, UtcDayAndMonthStarts) {
   EXPECT_EQ(utc_month_start(t), 1793491200);       // 2026-11-01
   EXPECT_EQ(utc_next_month_start(t), 1796083200);  // 2026-12-01
   EXPECT_EQ(utc_next_month_start(1796083200), 1798761600) << "December rolls into the next year";
-  EXPECT_EQ(utc_month_start(1709208000), 1706745600);  // 2024-02-29 -> 2024-02-01
+  EXPECT_EQ(utc_month_start(1709208000), 1706745600);       // 2024-02-29 -> 2024-02-01
   EXPECT_EQ(utc_next_month_start(1709208000), 1709251200);  // leap year: 2024-03-01
   EXPECT_EQ(utc_day_start(-3600), -86400) << "before the epoch rounds down, not towards zero";
 }
@@ -75,9 +76,10 @@ TEST(CalendarTime, Rfc3339) {
   try {
     parse_rfc3339("2026-11-29T21:45:10Q");
   } catch (const InputError& e) {
-    EXPECT_STREQ(e.what(),
-                 "bad time \"2026-11-29T21:45:10Q\": missing zone (Z or +HH:MM) (expected RFC 3339, e.g. "
-                 "\"2026-11-29T21:45:10Z\")");
+    EXPECT_STREQ(
+        e.what(),
+        "bad time \"2026-11-29T21:45:10Q\": missing zone (Z or +HH:MM) (expected RFC 3339, e.g. "
+        "\"2026-11-29T21:45:10Z\")");
   }
 }
 

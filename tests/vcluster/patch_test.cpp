@@ -1,7 +1,8 @@
+#include "vcluster/patch.h"
+
 #include <gtest/gtest.h>
 
 #include "vcluster/api_error.h"
-#include "vcluster/patch.h"
 
 namespace fitscale::vcluster {
 namespace {

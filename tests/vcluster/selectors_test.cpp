@@ -1,7 +1,8 @@
+#include "vcluster/selectors.h"
+
 #include <gtest/gtest.h>
 
 #include "vcluster/api_error.h"
-#include "vcluster/selectors.h"
 
 namespace fitscale::vcluster {
 namespace {
@@ -85,8 +86,12 @@ TEST(VclusterLabelSelector, FromJsonMatchesExpressions) {
 TEST(VclusterFieldSelector, EventsTakeTheFieldsKubeApiserverSupports) {
   nlohmann::json ev = {{"metadata", {{"name", "p.1"}, {"namespace", "ns"}}},
                        {"involvedObject",
-                        {{"kind", "Pod"}, {"namespace", "ns"}, {"name", "p"}, {"uid", "u-1"},
-                         {"apiVersion", "v1"}, {"resourceVersion", "9"}}},
+                        {{"kind", "Pod"},
+                         {"namespace", "ns"},
+                         {"name", "p"},
+                         {"uid", "u-1"},
+                         {"apiVersion", "v1"},
+                         {"resourceVersion", "9"}}},
                        {"reason", "FailedDecode"},
                        {"type", "Warning"},
                        {"source", {{"component", "fitscale"}}},
@@ -94,8 +99,9 @@ TEST(VclusterFieldSelector, EventsTakeTheFieldsKubeApiserverSupports) {
   auto f = [&](const std::string& s) {
     return matches_fields(parse_field_selector_for("events", s), ev);
   };
-  EXPECT_TRUE(f("involvedObject.name=p,involvedObject.namespace=ns,involvedObject.kind=Pod,"
-                "involvedObject.uid=u-1"));
+  EXPECT_TRUE(
+      f("involvedObject.name=p,involvedObject.namespace=ns,involvedObject.kind=Pod,"
+        "involvedObject.uid=u-1"));
   EXPECT_FALSE(f("involvedObject.uid=u-2"));
   EXPECT_TRUE(f("reason=FailedDecode,type=Warning,source=fitscale,reportingComponent=fitscale"));
   EXPECT_TRUE(f("involvedObject.resourceVersion=9,involvedObject.apiVersion=v1"));
