@@ -26,7 +26,9 @@ int usage_error(const std::string& message) {
 
 }  // namespace
 
-int main(int argc, char** argv) {
+// Every error a command raises is caught below and printed; anything else escaping is a bug that
+// should abort with its message rather than be hidden.
+int main(int argc, char** argv) {  // NOLINT(bugprone-exception-escape)
   CLI::App app{"fitscale: a batch-first node autoscaler for Kubernetes"};
   app.require_subcommand(1);
   app.set_version_flag("--version", "fitscale 0.1.0");
@@ -43,6 +45,7 @@ int main(int argc, char** argv) {
   // expected"; say which command was probably meant instead.
   if (argc > 1 && argv[1][0] != '-' && runners.count(argv[1]) == 0) {
     std::vector<std::string> names;
+    names.reserve(runners.size());
     for (const auto& [name, runner] : runners) names.push_back(name);
     std::string message = "unknown command \"" + fitscale::bounded_text(argv[1]) + "\"";
     if (auto guess = fitscale::cli::closest_command(argv[1], names)) {

@@ -205,7 +205,9 @@ class SignalWaiter {
     });
   }
   ~SignalWaiter() {
-    if (signal_ == 0) pthread_kill(thread_.native_handle(), SIGTERM);  // wake it to exit
+    // Wakes the thread blocked in sigwait() so it can exit; it handles the signal, nothing dies.
+    if (signal_ == 0)
+      pthread_kill(thread_.native_handle(), SIGTERM);  // NOLINT(bugprone-bad-signal-to-kill-thread)
     thread_.join();
   }
   // Waits up to `d`; returns true when a stop signal has arrived.

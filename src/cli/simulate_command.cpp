@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include <chrono>
+#include <cmath>
 #include <cstdio>
 #include <fstream>
 #include <memory>
@@ -57,7 +58,7 @@ std::string base_name(const std::string& path) {
 }
 
 // "3m10s" for waits; "0s" for none.
-std::string short_wait(double s) { return format_duration(static_cast<Seconds>(s + 0.5)); }
+std::string short_wait(double s) { return format_duration(std::llround(s)); }
 
 std::string days(double seconds) {
   char buf[32];
@@ -92,8 +93,8 @@ void print_summary(const SimReport& r, const std::string& trace) {
               format_count(r.nodes.interrupted).c_str(),
               format_count(r.nodes.never_registered).c_str());
   std::printf("  GPU-hours   %s provisioned, %s used (%.0f%%)\n",
-              format_count(static_cast<std::int64_t>(r.gpu_hours.provisioned + 0.5)).c_str(),
-              format_count(static_cast<std::int64_t>(r.gpu_hours.used + 0.5)).c_str(), used_pct);
+              format_count(std::llround(r.gpu_hours.provisioned)).c_str(),
+              format_count(std::llround(r.gpu_hours.used)).c_str(), used_pct);
   std::printf("  controller  %s loops, %s planned, %s restarts after interruptions\n",
               format_count(r.sim.loops).c_str(), format_count(r.sim.loops_planned).c_str(),
               format_count(r.sim.restarts).c_str());

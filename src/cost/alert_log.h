@@ -14,7 +14,8 @@ struct AlertKey {
   std::string period;  // "day" or "month"
   Time period_start = 0;
   int threshold = 0;  // percent
-  auto operator<=>(const AlertKey&) const = default;
+  auto operator<=>(const AlertKey&) const =
+      default;  // NOLINT(modernize-use-nullptr): clang-tidy 14 misreads the defaulted <=>
 };
 
 class AlertLog {

@@ -886,8 +886,7 @@ struct JsonDecoder::Impl {
           od::value v;
           od::object o;
           std::string_view raw;
-          if (std::move(el).get(v) != simdjson::SUCCESS ||
-              v.get_object().get(o) != simdjson::SUCCESS ||
+          if (el.get(v) != simdjson::SUCCESS || v.get_object().get(o) != simdjson::SUCCESS ||
               o.raw_json().get(raw) != simdjson::SUCCESS) {
             return false;
           }
@@ -1087,7 +1086,9 @@ void JsonDecoder::decode_list_items(
     } else {
       throw InputError("decode_list_items: no output for kind " + std::string(kind));
     }
-    if (p.any()) bad.emplace_back(std::move(key), std::move(p.first));
+    // `key` was moved above only when p.any() was false.
+    if (p.any())
+      bad.emplace_back(std::move(key), std::move(p.first));  // NOLINT(bugprone-use-after-move)
   };
   impl_->load(json);
   std::string list_kind;

@@ -59,7 +59,7 @@ class Informer {
  public:
   // `log` must outlive the informer (its thread writes to it).
   Informer(KubeConfig config, ResourceCodec<T> codec, const obs::Logger& log,
-           InformerOptions options = {})
+           const InformerOptions& options = {})
       : client_(std::move(config), options.client),
         codec_(std::move(codec)),
         options_(options),

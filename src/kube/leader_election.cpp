@@ -24,7 +24,7 @@ LeaseOptions LeaseOptions::for_duration(Seconds duration_s) {
 
 LeaderElector::LeaderElector(KubeConfig config, const Clock& clock, const obs::Logger& log,
                              LeaseOptions options, ApiClientOptions client_options)
-    : client_(std::move(config), client_options),
+    : client_(std::move(config), std::move(client_options)),
       clock_(clock),
       log_(log),
       options_(std::move(options)) {

@@ -18,7 +18,7 @@ constexpr double kGiB = 1024.0 * 1024.0 * 1024.0;
 const std::vector<double> kLoopBuckets = {0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25,
                                           0.5,   1,      2.5,   5,    10,    30,   60};
 
-std::string field_or(const ActionRecord& r, const char* key, std::string fallback) {
+std::string field_or(const ActionRecord& r, const char* key, const std::string& fallback) {
   auto it = r.fields.find(key);
   return it == r.fields.end() || it->second.empty() ? fallback : it->second;
 }
@@ -31,7 +31,7 @@ double count_field(const ActionRecord& r) {
   return end != it->second.c_str() && v >= 0 ? v : 1;
 }
 
-std::string label_or(const Labels& labels, std::string_view key, std::string fallback) {
+std::string label_or(const Labels& labels, std::string_view key, const std::string& fallback) {
   auto it = labels.find(key);
   return it == labels.end() || it->second.empty() ? fallback : it->second;
 }

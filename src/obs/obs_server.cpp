@@ -32,7 +32,8 @@ ListenAddress parse_listen_address(const std::string& address) {
   return out;
 }
 
-ObsServer::ObsServer(std::string address, MetricsRegistry& registry, std::function<bool()> ready)
+ObsServer::ObsServer(const std::string& address, MetricsRegistry& registry,
+                     std::function<bool()> ready)
     : address_(parse_listen_address(address)), registry_(registry), ready_(std::move(ready)) {}
 
 ObsServer::~ObsServer() { stop(); }

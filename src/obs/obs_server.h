@@ -29,7 +29,7 @@ inline constexpr const char* kDefaultObsAddress = "127.0.0.1:8080";
 class ObsServer {
  public:
   // `ready` is called on every /readyz request (from the server's thread: make it thread-safe).
-  ObsServer(std::string address, MetricsRegistry& registry, std::function<bool()> ready);
+  ObsServer(const std::string& address, MetricsRegistry& registry, std::function<bool()> ready);
   ~ObsServer();  // stops
   ObsServer(const ObsServer&) = delete;
   ObsServer& operator=(const ObsServer&) = delete;

@@ -22,7 +22,6 @@ std::string count(std::int64_t n) { return format_count(n); }
 BudgetBook::BudgetBook(const Snapshot& snapshot, const Policy& policy, Time now)
     : snapshot_(snapshot),
       policy_(policy),
-      now_(now),
       day_left_(utc_day_start(now) + kDay - now),
       month_len_(utc_next_month_start(now) - utc_month_start(now)),
       month_left_(utc_next_month_start(now) - now) {

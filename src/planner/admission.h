@@ -77,7 +77,6 @@ class BudgetBook {
 
   const Snapshot& snapshot_;
   const Policy& policy_;
-  Time now_;
   Seconds day_left_ = 0, month_len_ = 0, month_left_ = 0;  // of the current UTC day and month
   // The namespaces whose jobs asked in this plan.
   std::map<std::string, NamespaceUse, std::less<>> namespaces_;

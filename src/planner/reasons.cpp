@@ -1,6 +1,7 @@
 #include "planner/reasons.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <limits>
 
@@ -12,7 +13,7 @@ namespace {
 
 std::string gib(std::int64_t bytes) {
   const double g = static_cast<double>(bytes) / (1024.0 * 1024.0 * 1024.0);
-  if (g >= 100) return format_count(static_cast<std::int64_t>(g + 0.5));
+  if (g >= 100) return format_count(std::llround(g));
   char buf[32];
   std::snprintf(buf, sizeof buf, "%.1f", g);
   return buf;
@@ -96,7 +97,9 @@ std::string no_offering_reason(const PodClass& c, const Catalog& catalog,
   const Resources& req = c.exemplar->requests;
   if (candidates.empty()) return "no offering in the configured zones";
   // 1. A resource nobody offers.
-  for (const auto& [name, v] : req.extended) {
+  for (const auto& [extended_name, v] : req.extended) {
+    const std::string& name =
+        extended_name;  // a lambda cannot capture a structured binding in C++20
     const bool anyone = std::any_of(candidates.begin(), candidates.end(), [&](std::uint32_t i) {
       return has_extended(catalog.offerings[i].allocatable, name);
     });

@@ -310,7 +310,7 @@ std::string report_html(const SimReport& r) {
 
   const auto& c = r.cost_usd;
   std::string h;
-  h.reserve(embedded::chart_js.size() + 64 * 1024);
+  h.reserve(embedded::chart_js.size() + std::size_t{64} * 1024);
   h += "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n";
   h += "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n";
   h += "<title>fitscale simulation: " + esc(format_usd(c.total)) + ", " + count(r.jobs.submitted) +

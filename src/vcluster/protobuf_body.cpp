@@ -7,70 +7,15 @@
 #include <vector>
 
 #include "vcluster/api_error.h"
+#include "vcluster/protobuf_reader.h"
 #include "vcluster/protobuf_schema.h"
 
 namespace fitscale::vcluster {
 namespace {
 
-ApiError malformed() { return bad_request("the protobuf request body is malformed"); }
+ApiError malformed() { return ProtobufReader::malformed(); }
 
-class Reader {
- public:
-  explicit Reader(std::string_view data) : data_(data) {}
-  bool done() const { return pos_ >= data_.size(); }
-  std::uint64_t varint() {
-    std::uint64_t v = 0;
-    for (int shift = 0; shift < 64; shift += 7) {
-      if (pos_ >= data_.size()) throw malformed();
-      const auto b = static_cast<unsigned char>(data_[pos_++]);
-      v |= static_cast<std::uint64_t>(b & 0x7f) << shift;
-      if (!(b & 0x80)) return v;
-    }
-    throw malformed();
-  }
-  std::string_view bytes() {
-    const std::uint64_t n = varint();
-    if (n > data_.size() - pos_) throw malformed();
-    auto out = data_.substr(pos_, n);
-    pos_ += n;
-    return out;
-  }
-  void skip(int wire_type) {
-    switch (wire_type) {
-      case 0:
-        varint();
-        break;
-      case 1:
-        advance(8);
-        break;
-      case 2:
-        bytes();
-        break;
-      case 5:
-        advance(4);
-        break;
-      default:
-        throw malformed();
-    }
-  }
-  // Calls fn(field, wire_type) for each field; fn consumes length-delimited values it wants.
-  void fields(const std::function<bool(std::uint64_t, Reader&)>& fn) {
-    while (!done()) {
-      const std::uint64_t key = varint();
-      const int wire = static_cast<int>(key & 7);
-      if (wire == 2 && fn(key >> 3, *this)) continue;
-      skip(wire);
-    }
-  }
-
- private:
-  void advance(std::size_t n) {
-    if (n > data_.size() - pos_) throw malformed();
-    pos_ += n;
-  }
-  std::string_view data_;
-  std::size_t pos_ = 0;
-};
+using Reader = ProtobufReader;
 
 nlohmann::json string_map_entry(std::string_view entry) {
   std::string k, v;

@@ -7,11 +7,12 @@
 #include <vector>
 
 #include "vcluster/api_error.h"
+#include "vcluster/protobuf_reader.h"
 
 namespace fitscale::vcluster {
 namespace {
 
-ApiError malformed() { return bad_request("the protobuf request body is malformed"); }
+ApiError malformed() { return ProtobufReader::malformed(); }
 
 enum class T {
   kString,
@@ -37,46 +38,7 @@ struct Message {
   std::vector<Field> fields;
 };
 
-// A minimal protobuf reader over one message's bytes.
-class Reader {
- public:
-  explicit Reader(std::string_view data) : data_(data) {}
-  bool done() const { return pos_ >= data_.size(); }
-  std::uint64_t varint() {
-    std::uint64_t v = 0;
-    for (int shift = 0; shift < 64; shift += 7) {
-      if (pos_ >= data_.size()) throw malformed();
-      const auto b = static_cast<unsigned char>(data_[pos_++]);
-      v |= static_cast<std::uint64_t>(b & 0x7f) << shift;
-      if (!(b & 0x80)) return v;
-    }
-    throw malformed();
-  }
-  std::string_view bytes() {
-    const std::uint64_t n = varint();
-    if (n > data_.size() - pos_) throw malformed();
-    auto out = data_.substr(pos_, n);
-    pos_ += n;
-    return out;
-  }
-  void skip(int wire) {
-    if (wire == 0) {
-      varint();
-    } else if (wire == 2) {
-      bytes();
-    } else if (wire == 1 || wire == 5) {
-      const std::size_t n = wire == 1 ? 8 : 4;
-      if (n > data_.size() - pos_) throw malformed();
-      pos_ += n;
-    } else {
-      throw malformed();
-    }
-  }
-
- private:
-  std::string_view data_;
-  std::size_t pos_ = 0;
-};
+using Reader = ProtobufReader;
 
 std::pair<std::string, std::string_view> map_entry(std::string_view entry) {
   std::string key;

@@ -261,7 +261,8 @@ SchedulerPass schedule_pending_pods(ObjectStore& store, const Clock& clock,
       }
       continue;
     }
-    for (auto& [pp, slot] : placed) {
+    for (auto& [pp, placed_slot] : placed) {
+      auto* slot = placed_slot;  // a lambda cannot capture a structured binding in C++20
       try {
         store.mutate("pods", pp->pod.ns, pp->pod.name, [&](nlohmann::json& pod) {
           if (!pod_node(pod).empty() || is_terminating(pod)) return;
