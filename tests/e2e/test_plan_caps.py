@@ -33,7 +33,10 @@ def karpenter_burst(n=PODS, seed=42):
                                               "controller": True}]},
             "spec": {"containers": [{"name": "main", "image": "busybox", "resources": {
                 "requests": {"cpu": rng.choice(CPUS), "memory": rng.choice(MEMS)}}}]},
-            "status": {"phase": "Pending"}})
+            # What kube-scheduler writes on a pod it cannot place: only such a pod is pending.
+            "status": {"phase": "Pending", "conditions": [{
+                "type": "PodScheduled", "status": "False", "reason": "Unschedulable",
+                "lastTransitionTime": "2026-11-29T21:50:01Z"}]}})
     return {"apiVersion": "v1", "kind": "List", "items": items}
 
 

@@ -140,7 +140,7 @@ def check_dry_run_and_flags(c):
     assert c.kjson("get", "configmap", "cm", "-n", "keep")["data"] == {"k": "v"}
 
     # watch=True (the Python client's spelling) streams events instead of answering a list.
-    with urllib.request.urlopen(c.url + "/api/v1/namespaces?watch=True", timeout=10) as r:
+    with c.open("/api/v1/namespaces?watch=True", timeout=10) as r:
         first = json.loads(r.readline())
     assert first.get("type") == "ADDED", first
 
