@@ -98,7 +98,8 @@ TEST(ControllerEvents, APodWaitingForAnInFlightNodeIsToldWhichOnceNotEveryLoop) 
     w.loop();
   }
   ASSERT_EQ(w.count("Nominated"), 1);
-  const RecordedEvent& e = w.cluster.events_about("train").back();
+  const RecordedEvent e =
+      w.cluster.events_about("train").back();  // a copy: the list is a temporary
   EXPECT_EQ(e.reason, "Nominated");
   EXPECT_EQ(e.type, "Normal");
   EXPECT_NE(e.message.find(instance), std::string::npos) << e.message;
