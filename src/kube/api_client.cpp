@@ -3,9 +3,22 @@
 #include <curl/curl.h>
 
 #include <cctype>
+#include <nlohmann/json.hpp>
 #include <stdexcept>
 
 namespace fitscale {
+
+std::string describe_failure(const HttpResponse& r) {
+  if (!r.error.empty()) return r.error;
+  std::string msg = "HTTP " + std::to_string(r.status);
+  try {
+    const nlohmann::json body = nlohmann::json::parse(r.body);
+    if (body.contains("message") && body["message"].is_string())
+      msg += ": " + body["message"].get<std::string>();
+  } catch (const nlohmann::json::exception&) {
+  }
+  return msg;
+}
 
 struct ApiClient::Handle {
   CURL* curl = nullptr;

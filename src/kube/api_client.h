@@ -22,6 +22,10 @@ struct HttpResponse {
   bool ok() const { return status >= 200 && status < 300; }
 };
 
+// A failed answer in one line for logs: the transport error, or the status code with the
+// Kubernetes Status message when the body is one.
+std::string describe_failure(const HttpResponse& r);
+
 // How a watch stream ended.
 enum class StreamEnd {
   Closed,   // the server ended the response (timeoutSeconds, restart): re-watch

@@ -41,18 +41,6 @@ json event_json(const KubeEvent& e) {
           {"count", e.count}};
 }
 
-std::string describe(const HttpResponse& r) {
-  if (!r.error.empty()) return r.error;
-  std::string msg = "HTTP " + std::to_string(r.status);
-  try {
-    json body = json::parse(r.body);
-    if (body.contains("message") && body["message"].is_string())
-      msg += ": " + body["message"].get<std::string>();
-  } catch (const json::exception&) {
-  }
-  return msg;
-}
-
 }  // namespace
 
 EventRecorder::EventRecorder(const KubeConfig& config, const Clock& clock,
@@ -203,7 +191,7 @@ void EventRecorder::send(Pending p) {
   // One line for the first failure and every hundredth: an API outage must not flood the log.
   if (warn_ && (failures == 1 || failures % 100 == 0)) {
     warn_("event " + c.event.reason + " on " + c.event.about.kind + " " + c.event.about.name +
-          " not written (" + std::to_string(failures) + " so far): " + describe(r));
+          " not written (" + std::to_string(failures) + " so far): " + describe_failure(r));
   }
 }
 

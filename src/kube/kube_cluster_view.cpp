@@ -10,18 +10,6 @@ using nlohmann::json;
 
 namespace {
 
-std::string describe(const HttpResponse& r) {
-  if (!r.error.empty()) return r.error;
-  std::string msg = "HTTP " + std::to_string(r.status);
-  try {
-    json body = json::parse(r.body);
-    if (body.contains("message") && body["message"].is_string())
-      msg += ": " + body["message"].get<std::string>();
-  } catch (const json::exception&) {
-  }
-  return msg;
-}
-
 json taint_json(const Taint& t) {
   json j = {{"key", t.key}, {"effect", to_string(t.effect)}};
   if (!t.value.empty()) j["value"] = t.value;
@@ -110,7 +98,7 @@ bool KubeClusterView::cordon(const std::string& node) {
   json patch = {{"spec", {{"unschedulable", true}}}};
   HttpResponse r =
       writer_.send("PATCH", "/api/v1/nodes/" + node, patch.dump(), "application/merge-patch+json");
-  if (!r.ok()) log_.warn("cordon failed", {{"node", node}, {"error", describe(r)}});
+  if (!r.ok()) log_.warn("cordon failed", {{"node", node}, {"error", describe_failure(r)}});
   return r.ok();
 }
 
@@ -120,7 +108,7 @@ bool KubeClusterView::uncordon(const std::string& node) {
   json patch = {{"spec", {{"unschedulable", false}}}};
   HttpResponse r =
       writer_.send("PATCH", "/api/v1/nodes/" + node, patch.dump(), "application/merge-patch+json");
-  if (!r.ok()) log_.warn("uncordon failed", {{"node", node}, {"error", describe(r)}});
+  if (!r.ok()) log_.warn("uncordon failed", {{"node", node}, {"error", describe_failure(r)}});
   return r.ok();
 }
 
@@ -132,7 +120,7 @@ bool KubeClusterView::add_taint(const std::string& node, const Taint& taint) {
   for (int attempt = 0; attempt < 5; ++attempt) {
     HttpResponse got = writer_.get("/api/v1/nodes/" + node);
     if (!got.ok()) {
-      log_.warn("taint failed", {{"node", node}, {"error", describe(got)}});
+      log_.warn("taint failed", {{"node", node}, {"error", describe_failure(got)}});
       return false;
     }
     json taints = json::array();
@@ -158,7 +146,7 @@ bool KubeClusterView::add_taint(const std::string& node, const Taint& taint) {
                                   "application/merge-patch+json");
     if (r.ok()) return true;
     if (r.status != 409) {
-      log_.warn("taint failed", {{"node", node}, {"error", describe(r)}});
+      log_.warn("taint failed", {{"node", node}, {"error", describe_failure(r)}});
       return false;
     }
   }
@@ -180,7 +168,7 @@ EvictOutcome KubeClusterView::evict(const std::string& ns, const std::string& po
     return EvictOutcome::BlockedByBudget;
   }
   if (r.status == 404) return EvictOutcome::NotFound;
-  log_.warn("eviction failed", {{"pod", ns + "/" + pod}, {"error", describe(r)}});
+  log_.warn("eviction failed", {{"pod", ns + "/" + pod}, {"error", describe_failure(r)}});
   return EvictOutcome::Failed;
 }
 
@@ -189,7 +177,7 @@ bool KubeClusterView::delete_node(const std::string& node) {
   if (!allowed("delete node " + node)) return false;
   HttpResponse r = writer_.send("DELETE", "/api/v1/nodes/" + node, "");
   if (r.ok() || r.status == 404) return true;  // gone either way
-  log_.warn("node deletion failed", {{"node", node}, {"error", describe(r)}});
+  log_.warn("node deletion failed", {{"node", node}, {"error", describe_failure(r)}});
   return false;
 }
 
