@@ -42,6 +42,11 @@ def main():
         check(proc.poll() is None, f"fitscale run exited with {proc.returncode}")
 
         log = world.run_log("hostile")
+        launches = [l for l in log.splitlines() if "action=launch " in l]
+        # A pod whose annotation cannot be read is refused, not planned with a guessed runtime:
+        # it must not buy a node of its own, nor a second one for the ordinary pod.
+        check(len(launches) == 1 and "subject=ordinary " in launches[0],
+              f"expected one launch, for default/ordinary; got {len(launches)}: {[l[:200] for l in launches]}")
         longest = max(len(l) for l in log.splitlines())
         check(longest < 8 * 1024, f"a log line of {longest} bytes: user values are not cut")
         check("A" * 300 not in log, "300 bytes of the annotation were printed")
