@@ -50,11 +50,12 @@ void print_summary(const Config& c) {
   for (const auto& z : c.zones) zones += (zones.empty() ? "" : ", ") + z;
   std::printf(
       "cluster %s, region %s, zones %s, pool %s, loop every %s, empty nodes removed after %s, "
-      "NotReady nodes after %s\n",
+      "NotReady nodes after %s, no node removed as empty within %s of its launch\n",
       c.cluster_name.c_str(), c.region.c_str(), zones.c_str(), c.pool.c_str(),
       format_duration(c.controller.interval_s).c_str(),
       format_duration(c.scale_down.empty_after_s).c_str(),
-      format_duration(c.scale_down.not_ready_after_s).c_str());
+      format_duration(c.scale_down.not_ready_after_s).c_str(),
+      format_duration(c.scale_down.delay_after_launch_s).c_str());
 }
 
 }  // namespace

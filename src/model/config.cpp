@@ -495,7 +495,8 @@ Config parse_config(std::string_view yaml, std::string_view source) {
     }
   }
   if (auto n = root["scaleDown"]) {
-    r.expect_map(n, "scaleDown", {"emptyAfter", "registerTimeout", "notReadyAfter"});
+    r.expect_map(n, "scaleDown",
+                 {"emptyAfter", "registerTimeout", "notReadyAfter", "delayAfterLaunch"});
     if (!n.IsNull()) {
       if (auto v = n["emptyAfter"])
         c.scale_down.empty_after_s = r.duration(v, "scaleDown.emptyAfter", 0);
@@ -504,6 +505,9 @@ Config parse_config(std::string_view yaml, std::string_view source) {
       }
       if (auto v = n["notReadyAfter"]) {
         c.scale_down.not_ready_after_s = r.duration(v, "scaleDown.notReadyAfter", 1);
+      }
+      if (auto v = n["delayAfterLaunch"]) {
+        c.scale_down.delay_after_launch_s = r.duration(v, "scaleDown.delayAfterLaunch", 0);
       }
     }
   }

@@ -31,6 +31,9 @@ struct ScaleDownConfig {
   // A node NotReady this long (since its Ready condition changed) is removed, pods and all:
   // its kubelet is gone. 20m as cluster-autoscaler's --scale-down-unready-time.
   Seconds not_ready_after_s = 1200;
+  // A node is never removed as empty this soon after its launch: kube-scheduler may not have
+  // bound the pods it was launched for yet (a burst of thousands keeps it busy for minutes).
+  Seconds delay_after_launch_s = 300;
 };
 
 // alerts: budget threshold webhooks (Slack-compatible {"text": ...}).

@@ -79,9 +79,13 @@ bool Pod::evictable_service() const {
   return !is_daemon() && !is_mirror() && !is_batch() && !do_not_disrupt();
 }
 
-bool Pod::unschedulable() const {
+bool Pod::waits_for_scheduler() const {
   return node_name.empty() && phase == PodPhase::Pending && !terminating && !is_daemon() &&
-         !is_mirror() && !scheduling_gated && nominated_node.empty() &&
+         !is_mirror() && !scheduling_gated;
+}
+
+bool Pod::unschedulable() const {
+  return waits_for_scheduler() && nominated_node.empty() &&
          scheduler_verdict == SchedulerVerdict::Unschedulable;
 }
 

@@ -99,9 +99,12 @@ struct Pod {
   // daemon, mirror or do-not-disrupt (a ReplicaSet's, a StatefulSet's). Scale-down removes its
   // node only when it fits on other existing capacity.
   bool evictable_service() const;
-  // Kubernetes' "pending" (what triggers a launch): unbound, phase Pending, not terminating,
-  // not a daemon or mirror pod, no scheduling gates, not nominated to a node, and marked
-  // PodScheduled=False/Unschedulable by the scheduler.
+  // In the scheduler's queue: unbound, phase Pending, not terminating, not a daemon or mirror
+  // pod, no scheduling gates, whatever the scheduler said of it so far. Such a pod may be bound
+  // to any node with room at any moment, so scale-down keeps an empty node it fits on.
+  bool waits_for_scheduler() const;
+  // Kubernetes' "pending" (what triggers a launch): waits for the scheduler, is not nominated
+  // to a node, and was marked PodScheduled=False/Unschedulable by it.
   bool unschedulable() const;
   bool do_not_disrupt() const;
   // Requires on-demand: nodeSelector or every required-affinity term pins the capacity type

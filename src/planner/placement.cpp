@@ -250,6 +250,27 @@ std::vector<std::uint32_t> ExistingCapacity::place_pods(
   return left;
 }
 
+const Pod* ExistingCapacity::unjudged_pod_fitting(std::string_view node) {
+  if (!unjudged_) {
+    std::vector<std::uint32_t> waiting;
+    for (std::uint32_t i = 0; i < snapshot_.pods.size(); ++i) {
+      const Pod& p = snapshot_.pods[i];
+      if (p.waits_for_scheduler() && p.scheduler_verdict == SchedulerVerdict::NotYet)
+        waiting.push_back(i);
+    }
+    unjudged_ = build_classes(snapshot_.pods, waiting, gpu_models_);
+  }
+  if (unjudged_->empty()) return nullptr;
+  for (const Slot& s : slots_) {
+    if (s.node->name != node) continue;
+    for (const PodClass& c : *unjudged_) {
+      const Pod& p = *c.exemplar;
+      if (fits(p.requests, s.free) && admits(c, s) && !repelled(p, s)) return &p;
+    }
+  }
+  return nullptr;
+}
+
 Relocation ExistingCapacity::relocate(const std::vector<std::uint32_t>& pods,
                                       const std::vector<std::string_view>& excluded) {
   Relocation out;

@@ -77,6 +77,13 @@ class ExistingCapacity {
   Relocation relocate(const std::vector<std::uint32_t>& pods,
                       const std::vector<std::string_view>& excluded);
 
+  // A pod the scheduler has yet to judge (Pod::waits_for_scheduler, no verdict yet) that fits
+  // the free room of `node`, or nullptr: kube-scheduler may bind it there any moment, so an
+  // empty node it fits is not removed (a burst keeps the scheduler minutes behind). Pods it
+  // judged Unschedulable already are this plan's to place; one it did not place (its budget
+  // holds it) does not keep a node alive.
+  const Pod* unjudged_pod_fitting(std::string_view node);
+
   bool has_nodes() const { return !slots_.empty(); }
   // Nodes that received a pod in this plan (scale-down must leave them alone), sorted.
   std::vector<std::string_view> used_nodes() const;
@@ -112,6 +119,7 @@ class ExistingCapacity {
   const std::vector<std::string>& gpu_models_;
   std::vector<Slot> slots_;        // Ready nodes first, then in-flight; by name within each
   std::vector<const Pod*> bound_;  // bound pods grouped by slot, in snapshot order within each
+  std::optional<std::vector<PodClass>> unjudged_;  // built on first use by unjudged_pod_fitting
 };
 
 }  // namespace fitscale::planner

@@ -27,6 +27,7 @@ struct Policy {
   Seconds register_timeout_s = 900;  // an instance that has not registered by then is removed
   Seconds not_ready_after_s =
       1200;  // a node NotReady this long is removed (scaleDown.notReadyAfter)
+  Seconds delay_after_launch_s = 300;  // never removed as empty sooner after launch
   Budgets budgets = safe_default_budgets();
   bool enforce_budgets = true;
   // Offerings currently backed off after a launch failure (Offering::key()).

@@ -28,7 +28,10 @@ Cause cause_of(const Node& n, const Policy& policy, Time now) {
   if ((n.state == NodeState::InFlight || n.state == NodeState::Registered) &&
       now - launched_at(n) > policy.register_timeout_s)
     return Cause::NeverRegistered;
-  if (n.state == NodeState::Ready && n.empty_since && now - *n.empty_since > policy.empty_ttl_s)
+  // A node launched for a burst may sit empty for a while before kube-scheduler reaches the
+  // pods it was launched for: not removed as empty until scaleDown.delayAfterLaunch has passed.
+  if (n.state == NodeState::Ready && n.empty_since && now - *n.empty_since > policy.empty_ttl_s &&
+      now - launched_at(n) >= policy.delay_after_launch_s)
     return Cause::EmptyTooLong;
   return Cause::None;
 }
@@ -122,6 +125,13 @@ ScaleDown choose_removals(const Snapshot& snapshot, const Policy& policy, Time n
     std::vector<std::uint32_t> evict;
     for (std::uint32_t i : pods) {
       if (snapshot.pods[i].evictable_service()) evict.push_back(i);
+    }
+    if (cause == Cause::EmptyTooLong) {
+      if (const Pod* waiting = room().unjudged_pod_fitting(d.node)) {
+        out.keep.push_back(
+            {d.node, "pod " + waiting->key() + " waits for the scheduler and fits on it"});
+        continue;
+      }
     }
     if (cause == Cause::EmptyTooLong && !evict.empty()) {
       // As cluster-autoscaler's drain simulation: a node whose pods would only be evicted into

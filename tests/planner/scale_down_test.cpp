@@ -265,6 +265,46 @@ TEST(ScaleDown, ARegisteredNodeWithNoReadyConditionYetIsJudgedByTheRegisterTimeo
   EXPECT_EQ(p.remove[0].reason, "not Ready 16m40s after launch (timeout 15m)");
 }
 
+TEST(ScaleDown, ANodeEmptySoonAfterItsLaunchWaitsOutTheLaunchDelay) {
+  // A burst's node may be Ready and empty for minutes before kube-scheduler reaches its pods.
+  Snapshot s;
+  Node n = managed("fresh");
+  n.launched_at = 1000;
+  n.empty_since = 1100;
+  s.nodes.push_back(n);
+  Policy pol;
+  pol.empty_ttl_s = 60;
+  pol.delay_after_launch_s = 300;
+  EXPECT_TRUE(plan(s, cpu_catalog(), pol, 1299).remove.empty()) << "within 300s of its launch";
+  const Plan later = plan(s, cpu_catalog(), pol, 1300);
+  ASSERT_EQ(later.remove.size(), 1u);
+  EXPECT_EQ(later.remove[0].reason, "empty for 200s");
+}
+
+TEST(ScaleDown, AnEmptyNodeStaysWhileAPodTheSchedulerHasNotJudgedFitsOnIt) {
+  Snapshot s;
+  Node n = managed("idle");
+  n.empty_since = 1000;
+  s.nodes.push_back(n);
+  Pod unjudged = make_pod("queued", 1000, kGi);
+  unjudged.scheduler_verdict = SchedulerVerdict::NotYet;
+  Pod too_big = make_pod("huge", 8000, kGi);  // fits no 4-CPU node: keeps nothing alive
+  too_big.scheduler_verdict = SchedulerVerdict::NotYet;
+  s.pods = {too_big, unjudged};
+  Policy pol = testing::no_budgets();
+  pol.empty_ttl_s = 60;
+  const Plan p = plan(s, cpu_catalog(), pol, 2000);
+  EXPECT_TRUE(p.remove.empty());
+  ASSERT_EQ(p.keep.size(), 1u);
+  EXPECT_EQ(p.keep[0].node, "idle");
+  EXPECT_EQ(p.keep[0].reason, "pod team-a/queued waits for the scheduler and fits on it");
+
+  s.pods = {too_big};
+  const Plan gone = plan(s, cpu_catalog(), pol, 2000);
+  ASSERT_EQ(gone.remove.size(), 1u) << "a waiting pod that cannot fit there keeps nothing";
+  EXPECT_EQ(gone.remove[0].node, "idle");
+}
+
 TEST(Pending, GatedNominatedAndNotYetMarkedPodsLaunchNothing) {
   Snapshot s;
   Pod gated = make_pod("gated", 1000, kGi);
