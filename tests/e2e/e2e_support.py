@@ -358,11 +358,12 @@ def sim_run_argv(kubeconfig, run_id, *extra_args):
             "--id", run_id, *extra_args]
 
 
-# Empty nodes go after 3 s so scale-down is seen within a test; namespace "broke" has a budget
+# Empty nodes go after 3 s, however new, so scale-down is seen within a test; namespace "broke" has a budget
 # too small for any GPU node, for the refusal test.
 DEFAULT_RUN_CONFIG = """
 scaleDown:
   emptyAfter: 3s
+  delayAfterLaunch: 0s
 budgets:
   namespaces:
     broke:

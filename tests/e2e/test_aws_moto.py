@@ -253,6 +253,7 @@ class Run:
 zones: [{", ".join(zones)}]
 scaleDown:
   emptyAfter: {empty_after}
+  delayAfterLaunch: 0s
 aws:
   catalog:
     instanceTypes: {json.dumps(list(instance_types))}

@@ -147,7 +147,7 @@ class SlowBootWorld(World):
         self.tmp = tmp
         self.config = os.path.join(tmp, "config.yaml")
         with open(self.config, "w") as f:
-            f.write("scaleDown:\n  emptyAfter: 30s\n")
+            f.write("scaleDown:\n  emptyAfter: 30s\n  delayAfterLaunch: 0s\n")
         self.runs = {}
         Cluster.__init__(self, tmp, "--boot-delay", "8")
 

@@ -26,6 +26,7 @@ from e2e_support import (SOURCE_DIR, World, namespace, run_cli, scratch_dir, wai
 CONFIG = """
 scaleDown:
   emptyAfter: 2s
+  delayAfterLaunch: 0s
   notReadyAfter: 4s
 """
 

@@ -71,6 +71,9 @@ def main():
         # scaleDown.notReadyAfter: 20m unless set, shown either way.
         check("NotReady nodes after 20m" in validate(write_file(d, "defaults.yaml", "# nothing\n")).stdout,
               "validate does not show the default notReadyAfter")
+        check("no node removed as empty within 5m0s of its launch" in
+              validate(write_file(d, "defaults2.yaml", "# nothing\n")).stdout,
+              "validate does not show the default delayAfterLaunch")
         r = validate(write_file(d, "notready-ok.yaml", "scaleDown: {notReadyAfter: 7m}\n"))
         check(r.returncode == 0 and "NotReady nodes after 7m" in r.stdout, f"notReadyAfter 7m: {r.stdout}")
 
