@@ -22,6 +22,7 @@
 #include "cli/aws_setup.h"
 #include "cli/commands.h"
 #include "cli/positive_seconds.h"
+#include "cli/run_budgets.h"
 #include "cli/wall_clock.h"
 #include "cloud/aws/api_catalog.h"
 #include "cloud/aws/aws_stack.h"
@@ -58,6 +59,7 @@ struct RunFlags {
   bool dry_run = false;
   Seconds interval_s = 0;  // 0 = the config's controller.interval
   std::string lease_namespace = "kube-system";
+  std::string budgets_namespace;  // "" = lease_namespace
   Seconds lease_duration_s = 15;
   std::string id;
   std::string ledger;
@@ -383,12 +385,16 @@ int run(const RunFlags& f) {
   NthTaintView nth_view(view);
   GatedCloud cloud(*provider.provider, may_act, log, nth_view.tainted());
 
-  std::unique_ptr<Ledger> ledger;
+  std::unique_ptr<Ledger> own_ledger;
   if (!f.ledger.empty())
-    ledger = std::make_unique<SqliteLedger>(f.ledger);
+    own_ledger = std::make_unique<SqliteLedger>(f.ledger);
   else
-    ledger = std::make_unique<MemoryLedger>();
-  BudgetAlerts alerts = make_budget_alerts(config, dynamic_cast<AlertLog*>(ledger.get()));
+    own_ledger = std::make_unique<MemoryLedger>();
+  // Budget objects: caps from the cluster, and the spend and alerts a new leader starts from.
+  RunBudgets budgets(kube, log, config, std::move(own_ledger),
+                     f.budgets_namespace.empty() ? f.lease_namespace : f.budgets_namespace);
+  Ledger* ledger = &budgets.ledger();
+  BudgetAlerts alerts = make_budget_alerts(config, &budgets.alert_log());
 
   ControllerOptions controller_options;
   controller_options.policy = policy_from_config(config);
@@ -427,7 +433,7 @@ int run(const RunFlags& f) {
   if (alerts.recorder) {
     // Every loop, planned or not, from the ledger (a quiet cluster's spend still grows); a post
     // that fails is logged and counted, and retried with backoff.
-    alerts.recorder->read_spend_from(ledger.get());
+    alerts.recorder->read_spend_from(ledger);
     auto failures = registry.counter("fitscale_budget_alert_failures_total",
                                      "Budget alert webhook posts that failed (each is retried).");
     failures.inc({}, 0);
@@ -455,6 +461,7 @@ int run(const RunFlags& f) {
                                       {"dry_run", f.dry_run ? "true" : "false"},
                                       {"metrics", obs_server ? obs_server->url() : "off"}});
   view.start();
+  budgets.start();
   if (elector) elector->start([&](bool leading) { readiness.set_leader(leading); });
 
   // A new leader starts from a fresh controller: what a previous term remembered (empty
@@ -474,9 +481,17 @@ int run(const RunFlags& f) {
       controller.reset();
       continue;
     }
+    bool budgets_changed = false;
     if (!controller) {
-      controller = std::make_unique<Controller>(nth_view, cloud, catalog, clock, ledger.get(),
-                                                recorder, controller_options);
+      if (!budgets.ready()) continue;  // a new term starts from the Budgets' status, once read
+      budgets.start_term();
+      controller_options.policy.budgets = budgets.budgets(budgets_changed);
+      controller = std::make_unique<Controller>(nth_view, cloud, catalog, clock, ledger, recorder,
+                                                controller_options);
+    }
+    if (const Budgets& b = budgets.budgets(budgets_changed); budgets_changed) {
+      controller->set_budgets(b);
+      if (alerts.recorder) alerts.recorder->set_budgets(b);
     }
     if (refresh_spot && clock.now() >= next_spot_refresh) {
       next_spot_refresh = clock.now() + config.aws.spot_price_refresh_s;
@@ -493,6 +508,7 @@ int run(const RunFlags& f) {
     }
     try {
       controller->reconcile();
+      if (!f.dry_run) budgets.after_loop(clock.now());  // a dry run writes nothing
     } catch (const std::exception& e) {
       // A cloud or API outage is retried next interval; the controller never acts on a view it
       // could not read.
@@ -503,6 +519,7 @@ int run(const RunFlags& f) {
   log.info("fitscale run: stopping",
            {{"signal", signals.signal() == SIGINT ? "SIGINT" : "SIGTERM"}});
   controller.reset();
+  budgets.stop();
   if (elector) elector->stop();  // releases the lease: a standby takes over at its next retry
   view.stop();
   if (obs_server) obs_server->stop();
@@ -537,6 +554,9 @@ Runner register_run(CLI::App& app) {
   sub->add_option("--lease-duration", flags->lease_duration_s,
                   "Lease duration in seconds; renew every third of it")
       ->capture_default_str();
+  sub->add_option("--budgets-namespace", flags->budgets_namespace,
+                  "Namespace of the Budget objects named cluster and default (default: the "
+                  "--lease-namespace)");
   sub->add_option("--id", flags->id, "Leader-election identity (default: hostname-pid)");
   sub->add_option("--ledger", flags->ledger,
                   "Meter costs into this SQLite ledger (default: in memory)");

@@ -1,11 +1,18 @@
-// `fitscale validate --config FILE`: reads the config exactly as every other command does and
-// says "FILE: ok" with the budgets that will apply, or the error naming file, line and key
-// (exit code 2, through main's InputError handler).
+// `fitscale validate [--config FILE] [--budgets FILE]...`: reads the config exactly as every
+// other command does, and Budget manifests exactly as `fitscale run` reads Budget objects, and
+// says "FILE: ok" with the budgets that will apply, or the error naming file, line and key (exit
+// code 2). Every Budget of every file is checked: one bad object does not hide the next.
+#include <yaml-cpp/yaml.h>
+
 #include <cstdio>
 #include <string>
+#include <vector>
 
 #include "cli/commands.h"
+#include "model/budget_manifest.h"
 #include "model/config.h"
+#include "model/error.h"
+#include "model/file_text.h"
 #include "model/money.h"
 #include "obs/redact.h"
 
@@ -25,10 +32,8 @@ void print_namespace(const char* label, const NamespaceBudget& b) {
       to_string(b.max_runtime_action.value_or(MaxRuntimeAction::Alert)));
 }
 
-void print_summary(const Config& c) {
-  const Budgets b = budgets_or_defaults(c);
-  std::printf("budgets (%s):\n",
-              c.budgets ? "from the file" : "safe defaults: the file has no `budgets` key");
+void print_budgets(const Budgets& b, const char* from) {
+  std::printf("budgets (%s):\n", from);
   std::printf("  %-22s usdPerHour %s, gpus %s, nodes %s\n", "cluster",
               usd(b.cluster.usd_per_hour).c_str(), count(b.cluster.gpus).c_str(),
               count(b.cluster.nodes).c_str());
@@ -37,6 +42,9 @@ void print_summary(const Config& c) {
     // What applies to the namespace: its own keys, the default's for the others.
     print_namespace(("namespace " + ns).c_str(), b.for_namespace(ns));
   }
+}
+
+void print_summary(const Config& c) {
   if (c.alerts.webhook.empty()) {
     std::printf("alerts: none (no alerts.webhook)\n");
   } else {
@@ -58,22 +66,115 @@ void print_summary(const Config& c) {
       format_duration(c.scale_down.delay_after_launch_s).c_str());
 }
 
+// Every Budget document of a manifest file (a List's items too); a document of another kind is
+// an error, so a config file given as --budgets (or the reverse) is caught.
+std::vector<BudgetObject> read_budget_file(const std::string& path, const std::string& own_ns,
+                                           std::vector<std::string>& errors) {
+  std::vector<BudgetObject> out;
+  std::vector<YAML::Node> docs;
+  try {
+    docs = YAML::LoadAll(read_file_text(path, "Budget manifest"));
+  } catch (const YAML::Exception& e) {
+    std::string where = path;
+    if (e.mark.line >= 0) where += ":" + std::to_string(e.mark.line + 1);
+    errors.push_back(where + ": not valid YAML: " + e.msg);
+    return out;
+  }
+  std::vector<YAML::Node> objects;
+  for (const auto& d : docs) {
+    if (!d.IsDefined() || d.IsNull()) continue;
+    if (d.IsMap() && d["kind"] && d["kind"].IsScalar() && d["kind"].Scalar() == "List" &&
+        d["items"] && d["items"].IsSequence()) {
+      for (const auto& item : d["items"]) objects.push_back(item);
+    } else {
+      objects.push_back(d);
+    }
+  }
+  for (const auto& o : objects) {
+    const YAML::Mark m = o.Mark();
+    const std::string where = m.line >= 0 ? path + ":" + std::to_string(m.line + 1) : path;
+    if (!is_budget_manifest(o)) {
+      const bool config = o.IsMap() && (o["budgets"] || o["zones"] || o["controller"]);
+      errors.push_back(where + ": not a Budget (apiVersion fitscale.io/v1alpha1, kind Budget)" +
+                       (config ? "; a config file goes with --config" : ""));
+      continue;
+    }
+    try {
+      BudgetObject b = read_budget_manifest(o, path, own_ns);
+      if (!b.status_problem.empty()) errors.push_back(where + ": " + b.status_problem);
+      out.push_back(std::move(b));
+    } catch (const InputError& e) {
+      errors.push_back(e.what());
+    }
+  }
+  if (objects.empty()) errors.push_back(path + ": holds no Budget");
+  return out;
+}
+
+// A config file that is a Budget manifest gets told where it goes instead of "unknown key kind".
+void refuse_budget_as_config(const std::string& path) {
+  YAML::Node doc;
+  try {
+    doc = YAML::Load(read_file_text(path, "config file"));
+  } catch (const YAML::Exception&) {
+    return;  // load_config_file reports it with its line
+  }
+  if (is_budget_manifest(doc)) {
+    throw InputError(path + ": is a Budget manifest, not a config file: check it with --budgets " +
+                     path);
+  }
+}
+
 }  // namespace
 
 Runner register_validate(CLI::App& app) {
-  auto* cmd = app.add_subcommand("validate", "Check a config file and show the budgets that apply");
+  auto* cmd = app.add_subcommand(
+      "validate", "Check a config file and Budget manifests, and show the budgets that apply");
   auto path = std::make_shared<std::string>();
   auto catalog = std::make_shared<std::string>();
-  cmd->add_option("--config", *path, "config file (YAML, docs/configuration.md)")->required();
+  auto budget_files = std::make_shared<std::vector<std::string>>();
+  auto own_ns = std::make_shared<std::string>("kube-system");
+  cmd->add_option("--config", *path, "config file (YAML, docs/configuration.md)");
+  cmd->add_option("--budgets", *budget_files,
+                  "Budget manifest (YAML, kind Budget, docs/budgets.md); repeatable. The budgets "
+                  "shown are the config's (or the safe defaults) with the Budgets on top, as "
+                  "`fitscale run` applies them");
+  cmd->add_option("--budgets-namespace", *own_ns,
+                  "Namespace whose Budgets named cluster and default hold the cluster-wide and "
+                  "default caps (as `fitscale run --budgets-namespace`)")
+      ->capture_default_str();
   cmd->add_option("--catalog", *catalog,
                   "the price catalog CSV it will run with (required for a region other than " +
                       std::string(kEmbeddedCatalogRegion) + ")");
-  return [path, catalog] {
-    const Config c =
-        load_config_file(*path);  // InputError -> "fitscale: error: FILE:LINE: key: ..." exit 2
-    require_catalog_for_region(c, !catalog->empty());
-    std::printf("%s: ok\n", path->c_str());
-    print_summary(c);
+  return [path, catalog, budget_files, own_ns] {
+    if (path->empty() && budget_files->empty())
+      throw InputError("validate: give --config FILE, --budgets FILE, or both");
+    Config c;
+    if (!path->empty()) {
+      refuse_budget_as_config(*path);
+      c = load_config_file(*path);  // InputError -> "fitscale: error: FILE:LINE: key: ..." exit 2
+      require_catalog_for_region(c, !catalog->empty());
+      std::printf("%s: ok\n", path->c_str());
+    }
+    std::vector<std::string> errors;
+    std::vector<BudgetObject> objects;
+    for (const auto& file : *budget_files) {
+      const std::size_t before = errors.size();
+      auto read = read_budget_file(file, *own_ns, errors);
+      if (errors.size() == before) std::printf("%s: ok (%zu Budget object(s))\n", file.c_str(), read.size());
+      for (auto& b : read) objects.push_back(std::move(b));
+    }
+    const MergedBudgets merged = merge_budget_objects(budgets_or_defaults(c), objects);
+    for (const auto& p : merged.problems) errors.push_back("Budget " + p.key + ": " + p.error);
+    if (!errors.empty()) {
+      for (const auto& e : errors) std::fprintf(stderr, "fitscale: error: %s\n", e.c_str());
+      return 2;
+    }
+    std::string from = c.budgets ? "from the file" : "safe defaults: the file has no `budgets` key";
+    if (path->empty()) from = "safe defaults: no config file";
+    if (!objects.empty()) from += ", with " + std::to_string(objects.size()) + " Budget object(s)";
+    print_budgets(merged.budgets, from.c_str());
+    if (!path->empty()) print_summary(c);
     return 0;
   };
 }

@@ -130,6 +130,11 @@ Controller::Controller(ClusterView& cluster, CloudProvider& cloud, const Catalog
 
 Controller::~Controller() = default;
 
+void Controller::set_budgets(Budgets budgets) {
+  options_.policy.budgets = std::move(budgets);
+  state_->force_plan = true;  // a raised cap may admit what waits
+}
+
 namespace {
 
 NodeCharge charge_for(const Instance& inst, const OfferingIndex& offerings) {

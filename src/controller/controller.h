@@ -51,6 +51,8 @@ class Controller {
   Controller& operator=(const Controller&) = delete;
 
   LoopResult reconcile();
+  // Budget objects change while fitscale runs: the next loop plans with these.
+  void set_budgets(Budgets budgets);
 
  private:
   struct State;

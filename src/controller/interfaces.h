@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "model/budget_object.h"
 #include "model/catalog.h"
 #include "model/money.h"
 #include "model/node.h"
@@ -106,6 +107,24 @@ class ClusterView {
   // Kubernetes view queues it for a worker, see kube/event_recorder.h).
   virtual void record_event(const ObjectRef& about, const std::string& type,
                             const std::string& reason, const std::string& message) = 0;
+};
+
+// Budget objects (budgets.fitscale.io): caps kept in the cluster, and the status in which the
+// leader records each namespace's spend and alerts so that a new leader starts from it
+// (docs/budgets.md, "Budget objects"). The Kubernetes implementation is kube/kube_budget_store.h.
+class BudgetStore {
+ public:
+  virtual ~BudgetStore() = default;
+  // False until the objects were read once: a new leader waits for it, or it would start from
+  // no record.
+  virtual bool synced() const = 0;
+  // Changes whenever objects() or bad_objects() would.
+  virtual std::uint64_t generation() const = 0;
+  virtual std::vector<BudgetObject> objects() const = 0;
+  // Budgets that could not be read (named, with the error); the others still apply.
+  virtual std::vector<BadObject> bad_objects() const = 0;
+  // Replaces the object's status (the status subresource). Returns "" or the error.
+  virtual std::string write_status(const BudgetObject& of, const BudgetStatus& status) = 0;
 };
 
 // ---------------------------------------------------------------------------------------------

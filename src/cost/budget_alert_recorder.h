@@ -33,6 +33,8 @@ class BudgetAlertRecorder final : public Recorder {
   BudgetAlertRecorder(Budgets budgets, BudgetAlertOptions options, WebhookSender& sender,
                       AlertLog& log);
 
+  // Budget objects change while fitscale runs (docs/budgets.md, "Budget objects").
+  void set_budgets(Budgets budgets) { budgets_ = std::move(budgets); }
   // With a ledger, spend is read from it at the end of every loop, planned or not; without one,
   // from each plan's snapshot.
   void read_spend_from(const Ledger* ledger) { ledger_ = ledger; }

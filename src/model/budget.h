@@ -23,12 +23,14 @@ struct NamespaceBudget {
   std::optional<double> usd_per_job;
   std::optional<Seconds> max_runtime;  // worst-case runtime of a job that declares none
   std::optional<MaxRuntimeAction> max_runtime_action;  // unset: Alert
+  bool operator==(const NamespaceBudget&) const = default;
 };
 
 struct ClusterBudget {
   std::optional<double> usd_per_hour;
   std::optional<std::int64_t> gpus;
   std::optional<std::int64_t> nodes;
+  bool operator==(const ClusterBudget&) const = default;
 };
 
 // budgets: {cluster, default, namespaces} of the config file. The defaults that apply when the

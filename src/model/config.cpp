@@ -10,6 +10,7 @@
 #include <set>
 #include <sstream>
 
+#include "model/budget_spec.h"
 #include "model/error.h"
 #include "model/quantity.h"
 #include "model/resources.h"
@@ -227,19 +228,20 @@ void read_namespace_budget(const Reader& r, const YAML::Node& n, const std::stri
   }
 }
 
+void read_cluster_budget(const Reader& r, const YAML::Node& c, const std::string& cp,
+                         ClusterBudget& out) {
+  r.expect_map(c, cp, {"usdPerHour", "gpus", "nodes"});
+  if (c.IsNull()) return;
+  if (auto v = c["usdPerHour"]) out.usd_per_hour = r.number(v, cp + ".usdPerHour", 0);
+  if (auto v = c["gpus"]) out.gpus = r.integer(v, cp + ".gpus", 0);
+  if (auto v = c["nodes"]) out.nodes = r.integer(v, cp + ".nodes", 0);
+}
+
 Budgets read_budgets(const Reader& r, const YAML::Node& n) {
   const std::string path = "budgets";
   r.expect_map(n, path, {"cluster", "default", "namespaces"});
   Budgets b;
-  if (auto c = n["cluster"]) {
-    const std::string cp = "budgets.cluster";
-    r.expect_map(c, cp, {"usdPerHour", "gpus", "nodes"});
-    if (!c.IsNull()) {
-      if (auto v = c["usdPerHour"]) b.cluster.usd_per_hour = r.number(v, cp + ".usdPerHour", 0);
-      if (auto v = c["gpus"]) b.cluster.gpus = r.integer(v, cp + ".gpus", 0);
-      if (auto v = c["nodes"]) b.cluster.nodes = r.integer(v, cp + ".nodes", 0);
-    }
-  }
+  if (auto c = n["cluster"]) read_cluster_budget(r, c, "budgets.cluster", b.cluster);
   if (auto d = n["default"]) read_namespace_budget(r, d, "budgets.default", b.defaults);
   if (auto ns = n["namespaces"]) {
     r.expect_open_map(ns, "budgets.namespaces");
@@ -572,6 +574,20 @@ Config load_config_file(const std::string& path) {
   std::ostringstream text;
   text << in.rdbuf();
   return parse_config(text.str(), path);
+}
+
+NamespaceBudget read_namespace_budget_spec(const YAML::Node& spec, const std::string& source,
+                                           const std::string& path) {
+  NamespaceBudget out;
+  read_namespace_budget(Reader(source), spec, path, out);
+  return out;
+}
+
+ClusterBudget read_cluster_budget_spec(const YAML::Node& spec, const std::string& source,
+                                       const std::string& path) {
+  ClusterBudget out;
+  read_cluster_budget(Reader(source), spec, path, out);
+  return out;
 }
 
 Budgets budgets_or_defaults(const Config& config) {

@@ -1,0 +1,160 @@
+#include "kube/kube_budget_store.h"
+
+#include <yaml-cpp/yaml.h>
+
+#include <cmath>
+#include <nlohmann/json.hpp>
+
+#include "model/budget_manifest.h"
+#include "model/error.h"
+
+namespace fitscale {
+
+namespace {
+
+using json = nlohmann::json;
+
+// The API's JSON as a YAML tree with no line marks, for the readers the config file uses
+// (errors then name the object, not a line of a text the user never saw).
+YAML::Node to_yaml(const json& j) {
+  switch (j.type()) {
+    case json::value_t::object: {
+      YAML::Node n(YAML::NodeType::Map);
+      for (const auto& [k, v] : j.items()) n[k] = to_yaml(v);
+      return n;
+    }
+    case json::value_t::array: {
+      YAML::Node n(YAML::NodeType::Sequence);
+      for (const auto& v : j) n.push_back(to_yaml(v));
+      return n;
+    }
+    case json::value_t::string:
+      return YAML::Node(j.get<std::string>());
+    case json::value_t::null:
+      return YAML::Node(YAML::NodeType::Null);
+    default:
+      return YAML::Node(j.dump());  // numbers and booleans as the API wrote them
+  }
+}
+
+std::string key_of(const json& item) {
+  const auto& m = item.value("metadata", json::object());
+  return m.value("namespace", std::string()) + "/" + m.value("name", std::string());
+}
+
+BudgetObject decode(const json& item, const std::string& own_ns) {
+  return read_budget_manifest(to_yaml(item), "", own_ns);
+}
+
+json usd(Micros m) { return std::round(static_cast<double>(m)) / 1e6; }
+
+}  // namespace
+
+ResourceCodec<BudgetObject> budget_codec(std::string own_ns) {
+  ResourceCodec<BudgetObject> c;
+  c.resource = "budgets";
+  c.path = kBudgetsPath;
+  c.decode_list = [own_ns](std::string_view page,
+                           std::vector<std::pair<std::string, BudgetObject>>& items,
+                           std::vector<std::pair<std::string, std::string>>& bad) {
+    json j;
+    try {
+      j = json::parse(page);
+    } catch (const json::exception& e) {
+      throw InputError(std::string("budgets: not JSON: ") + e.what());
+    }
+    for (const auto& item : j.value("items", json::array())) {
+      const std::string key = key_of(item);
+      try {
+        items.emplace_back(key, decode(item, own_ns));
+      } catch (const InputError& e) {
+        bad.emplace_back(key, e.what());
+      }
+    }
+  };
+  c.decode_object = [own_ns](std::string_view object_json) {
+    json j;
+    try {
+      j = json::parse(object_json);
+    } catch (const json::exception& e) {
+      throw InputError(std::string("not JSON: ") + e.what());
+    }
+    return decode(j, own_ns);
+  };
+  return c;
+}
+
+std::string budget_status_json(const BudgetStatus& s) {
+  json j = {{"day", s.day},
+            {"month", s.month},
+            {"spentToday", usd(s.spent_today)},
+            {"spentThisMonth", usd(s.spent_this_month)},
+            {"committedUsdPerHour", usd(s.committed_micros_per_hour)},
+            {"alertsSent", s.alerts_sent},
+            {"updatedAt", format_rfc3339(s.updated_at)}};
+  return j.dump();
+}
+
+KubeBudgetStore::KubeBudgetStore(const KubeConfig& config, const obs::Logger& log,
+                                 std::string own_ns, InformerOptions options)
+    : config_(config),
+      log_(log),
+      informer_(std::make_unique<Informer<BudgetObject>>(config, budget_codec(std::move(own_ns)),
+                                                         log, options)),
+      writer_(std::make_unique<ApiClient>(config, options.client)) {}
+
+KubeBudgetStore::~KubeBudgetStore() { stop(); }
+
+void KubeBudgetStore::start() {
+  // Discovery of the group version: 404 when the CRD is not installed.
+  const HttpResponse r = writer_->get("/apis/fitscale.io/v1alpha1");
+  bool served = false;
+  if (r.ok()) {
+    try {
+      for (const auto& res : json::parse(r.body).value("resources", json::array())) {
+        if (res.value("name", std::string()) == "budgets") served = true;
+      }
+    } catch (const json::exception&) {
+    }
+  }
+  if (!served && r.status != 0 && r.status != 404 && !r.ok()) {
+    // An answer other than "not found" (403: RBAC) is not "no CRD": keep trying to read them.
+    log_.warn("Budget objects: cannot ask whether budgets.fitscale.io is installed",
+              {{"error", describe_failure(r)}});
+    served = true;
+  }
+  if (!served && r.status == 0) served = true;  // the API server is not answering yet: retry
+  installed_ = served;
+  if (!served) {
+    log_.warn(
+        "Budget objects: budgets.fitscale.io is not installed (kubectl apply -f deploy/crds); "
+        "using the config file's budgets, and spend does not survive a restart without "
+        "--ledger");
+  }
+  started_ = true;
+  if (served) informer_->start();
+}
+
+void KubeBudgetStore::stop() {
+  if (informer_) informer_->stop();
+}
+
+bool KubeBudgetStore::synced() const {
+  return started_ && (!installed_ || informer_->cache().synced());
+}
+
+std::uint64_t KubeBudgetStore::generation() const { return informer_->cache().generation(); }
+
+std::vector<BudgetObject> KubeBudgetStore::objects() const { return informer_->cache().items(); }
+
+std::vector<BadObject> KubeBudgetStore::bad_objects() const { return informer_->cache().bad(); }
+
+std::string KubeBudgetStore::write_status(const BudgetObject& of, const BudgetStatus& status) {
+  const std::string path =
+      "/apis/fitscale.io/v1alpha1/namespaces/" + of.ns + "/budgets/" + of.name + "/status";
+  const std::string body = "{\"status\":" + budget_status_json(status) + "}";
+  const HttpResponse r = writer_->send("PATCH", path, body, "application/merge-patch+json");
+  return r.ok() ? std::string() : describe_failure(r);
+}
+
+}  // namespace fitscale
