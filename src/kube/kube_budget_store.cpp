@@ -53,7 +53,7 @@ json usd(Micros m) { return std::round(static_cast<double>(m)) / 1e6; }
 ResourceCodec<BudgetObject> budget_codec(std::string own_ns) {
   ResourceCodec<BudgetObject> c;
   c.resource = "budgets";
-  c.path = kBudgetsPath;
+  c.path = "/apis/fitscale.io/v1alpha1/budgets";  // literal: tests/e2e/test_deploy.py reads it
   c.decode_list = [own_ns](std::string_view page,
                            std::vector<std::pair<std::string, BudgetObject>>& items,
                            std::vector<std::pair<std::string, std::string>>& bad) {
@@ -101,13 +101,13 @@ KubeBudgetStore::KubeBudgetStore(const KubeConfig& config, const obs::Logger& lo
       log_(log),
       informer_(std::make_unique<Informer<BudgetObject>>(config, budget_codec(std::move(own_ns)),
                                                          log, options)),
-      writer_(std::make_unique<ApiClient>(config, options.client)) {}
+      writer_(config, options.client) {}
 
 KubeBudgetStore::~KubeBudgetStore() { stop(); }
 
 void KubeBudgetStore::start() {
   // Discovery of the group version: 404 when the CRD is not installed.
-  const HttpResponse r = writer_->get("/apis/fitscale.io/v1alpha1");
+  const HttpResponse r = writer_.get("/apis/fitscale.io/v1alpha1");
   bool served = false;
   if (r.ok()) {
     try {
@@ -150,10 +150,10 @@ std::vector<BudgetObject> KubeBudgetStore::objects() const { return informer_->c
 std::vector<BadObject> KubeBudgetStore::bad_objects() const { return informer_->cache().bad(); }
 
 std::string KubeBudgetStore::write_status(const BudgetObject& of, const BudgetStatus& status) {
-  const std::string path =
-      "/apis/fitscale.io/v1alpha1/namespaces/" + of.ns + "/budgets/" + of.name + "/status";
   const std::string body = "{\"status\":" + budget_status_json(status) + "}";
-  const HttpResponse r = writer_->send("PATCH", path, body, "application/merge-patch+json");
+  const HttpResponse r = writer_.send(
+      "PATCH", "/apis/fitscale.io/v1alpha1/namespaces/" + of.ns + "/budgets/" + of.name + "/status",
+      body, "application/merge-patch+json");
   return r.ok() ? std::string() : describe_failure(r);
 }
 

@@ -14,8 +14,6 @@
 
 namespace fitscale {
 
-inline constexpr const char* kBudgetsPath = "/apis/fitscale.io/v1alpha1/budgets";
-
 // Decodes Budget JSON as the API serves it; `own_ns` is where `cluster` and `default` live.
 ResourceCodec<BudgetObject> budget_codec(std::string own_ns);
 // The JSON of a status (dollars as numbers, updatedAt in RFC 3339), for the merge patch.
@@ -43,7 +41,7 @@ class KubeBudgetStore final : public BudgetStore {
   KubeConfig config_;
   const obs::Logger& log_;
   std::unique_ptr<Informer<BudgetObject>> informer_;
-  std::unique_ptr<ApiClient> writer_;  // the loop's thread only
+  ApiClient writer_;  // the loop's thread only
   std::atomic<bool> started_{false};
   std::atomic<bool> installed_{false};
 };
