@@ -13,6 +13,49 @@ def validate(path):
     return run_cli("validate", "--config", path, timeout=60)
 
 
+BUDGET = """apiVersion: fitscale.io/v1alpha1
+kind: Budget
+metadata: {{name: {name}, namespace: {ns}}}
+spec: {spec}
+"""
+
+
+def check_budget_manifests(check, d):
+    """Budget manifests (docs/budgets.md, "Budget objects"): read with the config's rules, every
+    bad one reported with file and line, the budgets shown with the Budgets over the config."""
+    good = write_file(d, "budgets.yaml", "---\n".join([
+        BUDGET.format(name="caps", ns="team-a", spec="{usdPerDay: 30}"),
+        BUDGET.format(name="cluster", ns="kube-system", spec="{gpus: 16}")]))
+    conf = write_file(d, "with-ns.yaml", "budgets:\n  namespaces:\n    team-a: {usdPerHour: 7}\n")
+    r = run_cli("validate", "--config", conf, "--budgets", good, timeout=60)
+    check(r.returncode == 0, f"budgets: exit {r.returncode}: {r.stderr}")
+    check("budgets.yaml: ok (2 Budget object(s))" in r.stdout, f"budgets: no ok line: {r.stdout}")
+    # The Budget's usdPerDay over the file's entry, whose usdPerHour stays.
+    check("namespace team-a       usdPerHour $7.00, usdPerDay $30.00" in r.stdout,
+          f"budgets: team-a not merged: {r.stdout}")
+    check("gpus 16" in r.stdout, f"budgets: cluster Budget not applied: {r.stdout}")
+
+    bad = write_file(d, "bad-budgets.yaml", "---\n".join([
+        BUDGET.format(name="caps", ns="team-a", spec="{usdPerDay: lots}"),
+        BUDGET.format(name="caps", ns="team-b", spec="{gpus: 3}"),
+        BUDGET.format(name="ok", ns="team-c", spec="{usdPerDay: 3}")]))
+    r = run_cli("validate", "--budgets", bad, timeout=60)
+    check(r.returncode == 2, f"bad budgets: exit {r.returncode}")
+    check('bad-budgets.yaml:4: Budget team-a/caps: spec.usdPerDay: must be a number >= 0, got "lots"'
+          in r.stderr, f"bad budgets: first error: {r.stderr}")
+    check('bad-budgets.yaml:9: Budget team-b/caps: spec: unknown key "gpus"' in r.stderr,
+          f"bad budgets: the second bad Budget was not reported too: {r.stderr}")
+
+    r = run_cli("validate", "--config", good, timeout=60)
+    check(r.returncode == 2 and "is a Budget manifest, not a config file" in r.stderr,
+          f"Budget as --config: {r.returncode} {r.stderr}")
+    r = run_cli("validate", "--budgets", conf, timeout=60)
+    check(r.returncode == 2 and "not a Budget" in r.stderr and "--config" in r.stderr,
+          f"config as --budgets: {r.returncode} {r.stderr}")
+    r = run_cli("validate", timeout=60)
+    check(r.returncode == 2 and "--budgets" in r.stderr, f"no file: {r.returncode} {r.stderr}")
+
+
 def main():
     check = Checks()
 
@@ -88,9 +131,11 @@ def main():
         r = validate(os.path.join(d, "missing.yaml"))
         check(r.returncode == 2 and "missing.yaml" in r.stderr, f"missing file: {r.returncode} {r.stderr}")
 
+        check_budget_manifests(check, d)
+
     check.exit_if_failed()
     print("ok: validate accepts the example and the empty file, refuses 10 bad configs naming the key, "
-          "hides a webhook's secret path, shows notReadyAfter and maxRuntimeAction")
+          "hides a webhook's secret path, shows notReadyAfter and maxRuntimeAction; checks Budget manifests")
 
 
 if __name__ == "__main__":
