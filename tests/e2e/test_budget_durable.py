@@ -25,6 +25,7 @@ NS = "spend"
 CONFIG = """
 scaleDown:
   emptyAfter: 3s
+  delayAfterLaunch: 0s
 alerts:
   webhook: {hook}
 """
