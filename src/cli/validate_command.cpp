@@ -161,7 +161,8 @@ Runner register_validate(CLI::App& app) {
     for (const auto& file : *budget_files) {
       const std::size_t before = errors.size();
       auto read = read_budget_file(file, *own_ns, errors);
-      if (errors.size() == before) std::printf("%s: ok (%zu Budget object(s))\n", file.c_str(), read.size());
+      if (errors.size() == before)
+        std::printf("%s: ok (%zu Budget object(s))\n", file.c_str(), read.size());
       for (auto& b : read) objects.push_back(std::move(b));
     }
     const MergedBudgets merged = merge_budget_objects(budgets_or_defaults(c), objects);

@@ -55,8 +55,9 @@ struct BudgetProblem {
 };
 
 // The budgets that apply: `base` (the config file's, or the safe defaults) with every key a
-// Budget object sets replacing that key of its level (cluster, default, its namespace). The first Budget of a namespace (by name) is used; others
-// are reported in `problems` and ignored. Returns the objects used for namespaces, by namespace.
+// Budget object sets replacing that key of its level (cluster, default, its namespace). The first
+// Budget of a namespace (by name) is used; others are reported in `problems` and ignored. Returns
+// the objects used for namespaces, by namespace.
 struct MergedBudgets {
   Budgets budgets;
   std::vector<const BudgetObject*> namespace_objects;  // one per namespace, ordered by namespace
