@@ -134,6 +134,9 @@ class NthTaintView final : public ClusterView {
     return inner_.evict(ns, pod);
   }
   bool delete_node(const std::string& node) override { return inner_.delete_node(node); }
+  bool delete_pod(const std::string& ns, const std::string& pod) override {
+    return inner_.delete_pod(ns, pod);
+  }
   void record_event(const ObjectRef& about, const std::string& type, const std::string& reason,
                     const std::string& message) override {
     inner_.record_event(about, type, reason, message);

@@ -103,6 +103,14 @@ void print_summary(const SimReport& r, const std::string& trace) {
   }
   if (r.refusals.size() > 3)
     std::printf("  refused     ... and %zu more (see the JSON report)\n", r.refusals.size() - 3);
+  for (std::size_t i = 0; i < r.past_worst_case.size() && i < 3; ++i) {
+    const SimOverrun& o = r.past_worst_case[i];
+    std::printf("  overran     %s/%s: past its worst case of %s (%s)\n", o.ns.c_str(),
+                o.job.c_str(), format_duration(o.runtime_s).c_str(), o.action.c_str());
+  }
+  if (r.past_worst_case.size() > 3)
+    std::printf("  overran     ... and %zu more (see past_worst_case in the JSON report)\n",
+                r.past_worst_case.size() - 3);
 }
 
 // A progress line on stderr for replays that take more than a second: rewritten in place on a

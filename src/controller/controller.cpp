@@ -8,6 +8,7 @@
 
 #include "controller/kept_snapshot.h"
 #include "controller/launch_allowance.h"
+#include "controller/runtime_watch.h"
 #include "controller/snapshot_builder.h"
 #include "model/error.h"
 #include "model/money.h"
@@ -126,7 +127,8 @@ Controller::Controller(ClusterView& cluster, CloudProvider& cloud, const Catalog
       ledger_(ledger),
       recorder_(recorder),
       options_(std::move(options)),
-      state_(std::make_unique<State>(catalog)) {}
+      state_(std::make_unique<State>(catalog)),
+      runtime_watch_(std::make_unique<RuntimeWatch>()) {}
 
 Controller::~Controller() = default;
 
@@ -365,6 +367,7 @@ LoopResult Controller::reconcile() {
   remove(p, snapshot, now, result);
   report_unschedulable(p, result);
   report_nominated(p, snapshot);
+  if (!act_on_overruns(snapshot, now)) st.force_plan = true;
 
   // Our own launches and removals were counted in the plan; in a world that only moves between
   // loops (the simulator) looking again because of them would find nothing new.
@@ -372,7 +375,7 @@ LoopResult Controller::reconcile() {
     st.cluster_generation = cluster_.generation();
     st.cloud_generation = cloud_.generation();
   }
-  st.next_timer = next_timer(snapshot, policy, now);
+  st.next_timer = std::min(next_timer(snapshot, policy, now), runtime_watch_->next_due());
   stats.act_s = phase_done();
 
   stats.pods_pending = static_cast<int>(p.placements.size() + p.unschedulable.size());

@@ -15,6 +15,7 @@
 namespace fitscale {
 
 class KeptSnapshot;
+class RuntimeWatch;
 
 struct ControllerOptions {
   Policy policy;
@@ -65,6 +66,9 @@ class Controller {
   void report_bad_pods(const std::vector<BadObject>& bad);
   // Pods the plan places on in-flight nodes: a Nominated event naming the node, once per node.
   void report_nominated(const Plan& p, const Snapshot& snapshot);
+  // Jobs past their worst-case runtime: alert, or delete their pods (maxRuntimeAction; in
+  // overruns.cpp). False: a deletion failed, look again next loop.
+  bool act_on_overruns(const Snapshot& snapshot, Time now);
   // Every event goes through here (counted for the loop's log line).
   void record_event(const ObjectRef& about, const std::string& type, const std::string& reason,
                     const std::string& message);
@@ -77,6 +81,7 @@ class Controller {
   Recorder& recorder_;
   ControllerOptions options_;
   std::unique_ptr<State> state_;
+  std::unique_ptr<RuntimeWatch> runtime_watch_;
 };
 
 }  // namespace fitscale

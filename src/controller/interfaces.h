@@ -102,6 +102,9 @@ class ClusterView {
   virtual bool add_taint(const std::string& node, const Taint& taint) = 0;
   virtual EvictOutcome evict(const std::string& ns, const std::string& pod) = 0;
   virtual bool delete_node(const std::string& node) = 0;
+  // Deletes a pod (graceful, as `kubectl delete pod` does): how maxRuntimeAction: terminate ends
+  // a job past its worst case. True when the pod is gone or going (also when it was not found).
+  virtual bool delete_pod(const std::string& ns, const std::string& pod) = 0;
   // type "Normal" or "Warning"; reason a CamelCase word ("TriggeredScaleUp", "BudgetRefused").
   // Must not wait for the network: the loop calls it once per pod it reports on (the
   // Kubernetes view queues it for a worker, see kube/event_recorder.h).

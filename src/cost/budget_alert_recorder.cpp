@@ -17,6 +17,8 @@ void BudgetAlertRecorder::planned(const Snapshot& snapshot, const Plan&, const L
 }
 
 void BudgetAlertRecorder::loop_finished(const LoopStats& stats) {
+  last_seen_ = stats.at;
+  if (!unsent_overruns_.empty() && !post_overruns(stats.at)) return;
   if (ledger_ == nullptr || options_.webhook_url.empty() || options_.thresholds.empty()) return;
   if (retry_at_ && stats.at < *retry_at_) return;  // not even the ledger's spend() is needed
   check(ledger_->spend(stats.at), stats.at);
@@ -56,19 +58,23 @@ void BudgetAlertRecorder::check_period(const std::string& ns, const char* period
                                              highest, period_start, period);
   const std::string body = nlohmann::json{{"text", text}}.dump();
   if (auto error = sender_.post_json(options_.webhook_url, body)) {
-    last_error_ = "budget alert for namespace " + ns + " not delivered: " + *error;
-    // Backoff: a hook that is down for long is not hammered, one that blinked is retried soon.
-    Seconds wait = options_.retry_after_s;
-    for (int i = 0; i < failures_in_a_row_ && wait < options_.max_retry_after_s; ++i) wait *= 2;
-    wait = std::min(wait, std::max(options_.retry_after_s, options_.max_retry_after_s));
-    ++failures_in_a_row_;
-    retry_at_ = now + wait;
-    if (on_failure_) on_failure_(last_error_);
+    back_off("budget alert for namespace " + ns + " not delivered: " + *error, now);
     return;
   }
   failures_in_a_row_ = 0;
   for (int t : crossed) log_.record_sent(AlertKey{ns, period, period_start, t}, now, text);
   sent_.push_back(text);
+}
+
+void BudgetAlertRecorder::back_off(std::string error, Time now) {
+  last_error_ = std::move(error);
+  // Backoff: a hook that is down for long is not hammered, one that blinked is retried soon.
+  Seconds wait = options_.retry_after_s;
+  for (int i = 0; i < failures_in_a_row_ && wait < options_.max_retry_after_s; ++i) wait *= 2;
+  wait = std::min(wait, std::max(options_.retry_after_s, options_.max_retry_after_s));
+  ++failures_in_a_row_;
+  retry_at_ = now + wait;
+  if (on_failure_) on_failure_(last_error_);
 }
 
 std::string budget_alert_text(const std::string& cluster, const std::string& ns,

@@ -41,7 +41,10 @@ class BudgetAlertRecorder final : public Recorder {
   // Called with the error of every failed post (after last_error() is set).
   void on_failure(std::function<void(const std::string&)> f) { on_failure_ = std::move(f); }
 
-  void action(const ActionRecord&) override {}
+  // A job past its worst case (ActionKind::MaxRuntimeExceeded, said once per job and period
+  // by the controller) is posted too, "fitscale CLUSTER: job ... has run ..."
+  // (max_runtime_alerts.cpp); one that fails is retried with the same backoff.
+  void action(const ActionRecord& record) override;
   void planned(const Snapshot& snapshot, const Plan& plan, const LoopStats& stats) override;
   void loop_finished(const LoopStats& stats) override;
 
@@ -52,6 +55,10 @@ class BudgetAlertRecorder final : public Recorder {
   const std::string& last_error() const { return last_error_; }
 
  private:
+  // A post failed: remember why, tell on_failure, and wait before the next try.
+  void back_off(std::string error, Time now);
+  // Posts the overrun messages not yet delivered; false when the hook failed (retry later).
+  bool post_overruns(Time now);
   void check_period(const std::string& ns, const char* period, const char* cap_name,
                     Time period_start, Micros spent, std::optional<double> cap_usd, Time now);
 
@@ -65,6 +72,8 @@ class BudgetAlertRecorder final : public Recorder {
   int failures_in_a_row_ = 0;
   std::vector<std::string> sent_;
   std::string last_error_;
+  std::vector<std::string> unsent_overruns_;  // oldest first
+  Time last_seen_ = 0;                        // the last loop's time: when an action happens
 };
 
 // The message for a crossing, e.g. "fitscale lab: namespace research-a has spent $2,412.50 of

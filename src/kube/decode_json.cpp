@@ -350,6 +350,7 @@ class Decoder {
     if (get_object(o, "status", status, p, "")) {
       pod.scheduler_verdict = scheduler_verdict(status, p);
       pod.nominated_node = std::string(get_string(status, "nominatedNodeName", p, "status"));
+      if (auto t = get_time(status, "startTime", p, "status")) pod.started = *t;
       const std::string_view phase = get_string(status, "phase", p, "status");
       if (phase.empty() || phase == "Pending")
         pod.phase = PodPhase::Pending;

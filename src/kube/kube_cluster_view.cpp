@@ -181,6 +181,15 @@ bool KubeClusterView::delete_node(const std::string& node) {
   return false;
 }
 
+bool KubeClusterView::delete_pod(const std::string& ns, const std::string& pod) {
+  std::lock_guard lock(write_mu_);
+  if (!allowed("delete pod " + ns + "/" + pod)) return false;
+  HttpResponse r = writer_.send("DELETE", "/api/v1/namespaces/" + ns + "/pods/" + pod, "");
+  if (r.ok() || r.status == 404) return true;  // gone either way
+  log_.warn("pod deletion failed", {{"pod", ns + "/" + pod}, {"error", describe_failure(r)}});
+  return false;
+}
+
 void KubeClusterView::record_event(const ObjectRef& about, const std::string& type,
                                    const std::string& reason, const std::string& message) {
   {

@@ -56,6 +56,7 @@ class KubeClusterView final : public ClusterView {
   bool add_taint(const std::string& node, const Taint& taint) override;
   EvictOutcome evict(const std::string& ns, const std::string& pod) override;
   bool delete_node(const std::string& node) override;
+  bool delete_pod(const std::string& ns, const std::string& pod) override;
   // Queues the event (see EventRecorder); fills in the object's uid and resourceVersion from
   // the informer cache when the caller left them empty.
   void record_event(const ObjectRef& about, const std::string& type, const std::string& reason,

@@ -60,6 +60,9 @@ struct Pod {
   std::string node_name;  // empty while unscheduled
   PodPhase phase = PodPhase::Pending;
   Time created = 0;
+  // status.startTime: when the kubelet took the pod on (what activeDeadlineSeconds counts from).
+  // 0: not started, or not known (then a worst case counts from `created`).
+  Time started = 0;
   std::optional<Seconds> active_deadline_s;
   std::optional<Gang> gang;
   std::int32_t priority = 0;

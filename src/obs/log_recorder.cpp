@@ -31,6 +31,7 @@ LogLevel level_of(ActionKind kind) {
     case ActionKind::Unschedulable:
     case ActionKind::Interrupted:
     case ActionKind::EvictBlocked:
+    case ActionKind::MaxRuntimeExceeded:
       return LogLevel::Warn;
   }
   return LogLevel::Info;

@@ -197,6 +197,8 @@ void MetricsRecorder::action(const ActionRecord& r) {
       break;
     case ActionKind::Keep:
       break;  // logged once per node and reason; the node's cost shows it
+    case ActionKind::MaxRuntimeExceeded:
+      break;  // logged and alerted once per job and period
   }
 }
 

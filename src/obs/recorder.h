@@ -24,6 +24,9 @@ enum class ActionKind {
   Evict,
   EvictBlocked,
   Keep,  // a node scale-down would remove stays: its evictable pods fit nowhere else
+  // A job ran past its worst-case runtime (fields: namespace, job, action alert|terminate,
+  // pods): once per job and period; budget alerts post it to the webhook.
+  MaxRuntimeExceeded,
 };
 const char* to_string(ActionKind k);
 

@@ -42,13 +42,23 @@ std::string report_json(const SimReport& r) {
   Json j;
   j["jobs"] = {{"submitted", r.jobs.submitted},
                {"completed", r.jobs.completed},
-               {"refused", r.jobs.refused}};
+               {"refused", r.jobs.refused},
+               {"terminated", r.jobs.terminated}};
   Json refusals = Json::array();
   for (const auto& x : r.refusals) {
     refusals.push_back(
         {{"job", x.job}, {"namespace", x.ns}, {"at_s", x.at_s}, {"reason", x.reason}});
   }
   j["refusals"] = std::move(refusals);
+  Json overruns = Json::array();
+  for (const auto& x : r.past_worst_case) {
+    overruns.push_back({{"job", x.job},
+                        {"namespace", x.ns},
+                        {"at_s", x.at_s},
+                        {"runtime_s", x.runtime_s},
+                        {"action", x.action}});
+  }
+  j["past_worst_case"] = std::move(overruns);
   Json by_ns = Json::object();
   for (const auto& [ns, v] : r.cost_usd.by_namespace) by_ns[ns] = usd(v);
   j["cost_usd"] = {{"total", usd(r.cost_usd.total)},

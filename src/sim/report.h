@@ -15,7 +15,18 @@ namespace fitscale {
 struct SimJobCounts {
   std::int64_t submitted = 0;
   std::int64_t completed = 0;
-  std::int64_t refused = 0;  // refused for good by a budget, or no offering can ever hold it
+  std::int64_t refused = 0;     // refused for good by a budget, or no offering can ever hold it
+  std::int64_t terminated = 0;  // deleted past their worst case (maxRuntimeAction: terminate)
+};
+
+// A job that ran past its worst-case runtime (issue 12): each one is why a namespace's spend can
+// go beyond what admission counted (alert), or a job the controller ended (terminate).
+struct SimOverrun {
+  std::string job;
+  std::string ns;
+  Seconds at_s = 0;       // virtual seconds since trace start, when the controller saw it
+  Seconds runtime_s = 0;  // the worst case it ran past
+  std::string action;     // "alert" or "terminate"
 };
 
 struct SimRefusal {
@@ -95,6 +106,7 @@ struct SimNamespace {
 struct SimReport {
   SimJobCounts jobs;
   std::vector<SimRefusal> refusals;
+  std::vector<SimOverrun> past_worst_case;  // first time each job was past it
   SimCost cost_usd;
   double lower_bound_usd = 0;
   SimExcess excess_usd;

@@ -87,6 +87,14 @@ bool SimCluster::delete_node(const std::string& node) {
   return true;
 }
 
+bool SimCluster::delete_pod(const std::string& ns, const std::string& pod) {
+  const std::string key = ns + "/" + pod;
+  if (pod_index_.count(key) == 0) return true;
+  remove_pod(key);
+  deleted_.push_back(key);
+  return true;
+}
+
 void SimCluster::record_event(const ObjectRef& about, const std::string& type,
                               const std::string& reason, const std::string& message) {
   ++event_counts_[reason];
@@ -126,12 +134,13 @@ void SimCluster::remove_pod(const std::string& key) {
   ++generation_;
 }
 
-void SimCluster::bind(const std::string& pod, const std::string& node) {
+void SimCluster::bind(const std::string& pod, const std::string& node, Time started) {
   const std::size_t at = pod_index_.at(pod);
   Pod& p = pods_[at];
   SimNode& n = nodes_.at(node);
   p.node_name = node;
   p.phase = PodPhase::Running;
+  p.started = started;
   n.free -= p.requests;
   n.pods.push_back(pod);
   update_room(node, n);
@@ -151,6 +160,7 @@ void SimCluster::unbind(const std::string& pod) {
   }
   p.node_name.clear();
   p.phase = PodPhase::Pending;
+  p.started = 0;
   pod_revisions_[at] = ++generation_;
 }
 
@@ -168,6 +178,8 @@ std::vector<std::string> SimCluster::remove_node(const std::string& node) {
 }
 
 std::vector<std::string> SimCluster::take_lost() { return std::exchange(lost_, {}); }
+
+std::vector<std::string> SimCluster::take_deleted() { return std::exchange(deleted_, {}); }
 
 const Pod* SimCluster::pod(const std::string& key) const {
   auto it = pod_index_.find(key);

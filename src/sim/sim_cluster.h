@@ -39,6 +39,8 @@ class SimCluster final : public ClusterView {
   bool add_taint(const std::string& node, const Taint& taint) override;
   EvictOutcome evict(const std::string& ns, const std::string& pod) override;
   bool delete_node(const std::string& node) override;
+  // The pod goes at once (the simulated kubelet needs no grace period); the engine ends its job.
+  bool delete_pod(const std::string& ns, const std::string& pod) override;
   void record_event(const ObjectRef& about, const std::string& type, const std::string& reason,
                     const std::string& message) override;
 
@@ -46,13 +48,16 @@ class SimCluster final : public ClusterView {
   void add_node(Node node);
   void add_pod(Pod pod);
   void remove_pod(const std::string& key);  // unbinds first
-  void bind(const std::string& pod, const std::string& node);
+  // `at`: when the pod starts running there (its status.startTime).
+  void bind(const std::string& pod, const std::string& node, Time at);
   void unbind(const std::string& pod);
   // The node disappears with the instance behind it (spot reclaimed); its pods are unbound and
   // returned so the engine can fail their jobs.
   std::vector<std::string> remove_node(const std::string& node);
   // Pods unbound by the controller (evicted, or their node deleted) since the last call.
   std::vector<std::string> take_lost();
+  // Pods the controller deleted since the last call (maxRuntimeAction: terminate).
+  std::vector<std::string> take_deleted();
 
   const Pod* pod(const std::string& key) const;
   // The engine may change `free` and `pods` through this, never `node` (lend() would not know).
@@ -82,6 +87,7 @@ class SimCluster final : public ClusterView {
   std::unordered_map<std::string, std::size_t> pod_index_;
   std::set<std::string> gpu_room_, cpu_room_;
   std::vector<std::string> lost_;
+  std::vector<std::string> deleted_;
   std::map<std::string, std::int64_t> event_counts_;
   std::vector<SimEvent> events_;
 };

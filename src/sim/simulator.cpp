@@ -96,12 +96,18 @@ class RefusalRecorder final : public Recorder {
         (r.kind == ActionKind::Unschedulable &&
          (kind == r.fields.end() || kind->second == to_string(UnschedulableKind::NoOffering)));
     if (never) items.push_back({r.subject, r.reason});
+    if (r.kind == ActionKind::MaxRuntimeExceeded && r.fields.count("period") != 0 &&
+        r.fields.at("period") == "1") {
+      overruns.push_back({r.fields.at("job"), r.fields.at("namespace"), 0,
+                          std::stoll(r.fields.at("runtime_s")), r.fields.at("action")});
+    }
   }
   void planned(const Snapshot&, const Plan&, const LoopStats& s) override {
     planned_loops += s.skipped ? 0 : 1;
   }
   void loop_finished(const LoopStats&) override { ++loops; }
   std::vector<Item> items;
+  std::vector<SimOverrun> overruns;  // at_s filled by the engine
   std::int64_t loops = 0, planned_loops = 0;
 };
 
@@ -164,6 +170,7 @@ class Engine {
   void schedule();
   void sample();
   void fail_job(std::size_t j);
+  void terminate_job(std::size_t j);
   void refuse(std::size_t j, const std::string& reason);
   void start_job(std::size_t j);
   void sync_pods(std::size_t m);
@@ -400,7 +407,7 @@ void Engine::schedule() {
     Job& bound = jobs_[j];
     bound.run_meters.clear();
     for (std::size_t r = 0; r < where.size(); ++r) {
-      cluster_.bind(bound.pods[r], where[r]);
+      cluster_.bind(bound.pods[r], where[r], o_.start + now_);
       bound.run_meters.push_back(meter_by_node_.at(where[r]));
       touched.insert(where[r]);
     }
@@ -469,6 +476,28 @@ void Engine::complete(std::size_t j, std::uint64_t epoch) {
   running_pods_ -= t.replicas;
   used_gpus_ -= t.replicas * t.requests.gpus;
   ++report_.jobs.completed;
+  ++terminal_;
+  sched_dirty_ = true;
+  last_progress_ = now_;
+}
+
+// The controller deleted the job's pods past its worst case (maxRuntimeAction: terminate): it
+// ends there, unfinished, and its nodes empty out for scale-down to remove.
+void Engine::terminate_job(std::size_t j) {
+  Job& job = jobs_[j];
+  if (job.phase != Phase::Running) return;
+  const TraceJob& t = *job.trace;
+  gpu_seconds_used_ += static_cast<double>((now_ - job.run_start) * t.replicas * t.requests.gpus);
+  for (const auto& key : job.pods) {
+    cluster_.remove_pod(key);  // a gang's other pods go with it
+    job_by_pod_.erase(key);
+  }
+  for (std::size_t idx : job.run_meters) sync_pods(idx);
+  job.phase = Phase::Completed;
+  --running_jobs_;
+  running_pods_ -= t.replicas;
+  used_gpus_ -= t.replicas * t.requests.gpus;
+  ++report_.jobs.terminated;
   ++terminal_;
   sched_dirty_ = true;
   last_progress_ = now_;
@@ -611,6 +640,17 @@ void Engine::tick() {
     if (it != job_by_pod_.end()) failed.insert(it->second);
   }
   for (std::size_t j : failed) fail_job(j);
+  std::set<std::size_t> ended;
+  for (const auto& key : cluster_.take_deleted()) {
+    auto it = job_by_pod_.find(key);
+    if (it != job_by_pod_.end()) ended.insert(it->second);
+  }
+  for (std::size_t j : ended) terminate_job(j);
+  for (SimOverrun& o : refusals_.overruns) {
+    o.at_s = now_;
+    report_.past_worst_case.push_back(std::move(o));
+  }
+  refusals_.overruns.clear();
   if (!taken.empty()) {
     // The pods are unbound already, so which nodes they left is gone: bring every node's
     // metered pods up to date (rare: evictions only).

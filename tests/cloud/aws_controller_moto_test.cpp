@@ -25,6 +25,7 @@ class PendingPods final : public ClusterView {
     return EvictOutcome::Evicted;
   }
   bool delete_node(const std::string&) override { return true; }
+  bool delete_pod(const std::string&, const std::string&) override { return true; }
   void record_event(const ObjectRef&, const std::string&, const std::string&,
                     const std::string&) override {}
 };

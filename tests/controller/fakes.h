@@ -37,7 +37,7 @@ class FakeCluster final : public ClusterView {
   FakeCluster() { state.synced = true; }
   ClusterState state;
   EvictOutcome evict_outcome = EvictOutcome::Evicted;
-  std::vector<std::string> cordoned, uncordoned, deleted, evicted;
+  std::vector<std::string> cordoned, uncordoned, deleted, evicted, deleted_pods;
   std::vector<RecordedEvent> events;
 
   std::uint64_t generation() const override { return generation_; }
@@ -78,6 +78,12 @@ class FakeCluster final : public ClusterView {
   bool delete_node(const std::string& node) override {
     deleted.push_back(node);
     std::erase_if(state.nodes, [&](const Node& n) { return n.name == node; });
+    touch();
+    return true;
+  }
+  bool delete_pod(const std::string& ns, const std::string& pod) override {
+    deleted_pods.push_back(ns + "/" + pod);
+    std::erase_if(state.pods, [&](const Pod& p) { return p.ns == ns && p.name == pod; });
     touch();
     return true;
   }
