@@ -72,8 +72,8 @@ class BudgetAlertRecorder final : public Recorder {
   int failures_in_a_row_ = 0;
   std::vector<std::string> sent_;
   std::string last_error_;
-  std::vector<std::string> unsent_overruns_;  // oldest first
-  Time last_seen_ = 0;                        // the last loop's time: when an action happens
+  std::vector<std::pair<std::string, std::string>> unsent_overruns_;  // (namespace, text)
+  Time last_seen_ = 0;  // the last loop's time: when an action happens
 };
 
 // The message for a crossing, e.g. "fitscale lab: namespace research-a has spent $2,412.50 of

@@ -10,7 +10,9 @@ namespace fitscale {
 void BudgetAlertRecorder::action(const ActionRecord& record) {
   if (record.kind != ActionKind::MaxRuntimeExceeded || options_.webhook_url.empty()) return;
   if (record.fields.count("dry_run") != 0) return;
-  unsent_overruns_.push_back("fitscale " + options_.cluster_name + ": " + record.reason);
+  auto ns = record.fields.find("namespace");
+  unsent_overruns_.emplace_back(ns == record.fields.end() ? "" : ns->second,
+                                "fitscale " + options_.cluster_name + ": " + record.reason);
   post_overruns(last_seen_);
 }
 
@@ -18,10 +20,10 @@ bool BudgetAlertRecorder::post_overruns(Time now) {
   if (retry_at_ && now < *retry_at_) return false;
   std::size_t sent = 0;
   for (; sent < unsent_overruns_.size(); ++sent) {
-    const std::string& text = unsent_overruns_[sent];
+    const auto& [ns, text] = unsent_overruns_[sent];
     if (auto error =
             sender_.post_json(options_.webhook_url, nlohmann::json{{"text", text}}.dump())) {
-      back_off("max-runtime alert not delivered: " + *error, now);
+      back_off("max-runtime alert for namespace " + ns + " not delivered: " + *error, now);
       break;
     }
     retry_at_.reset();
