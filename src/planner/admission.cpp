@@ -46,7 +46,6 @@ BudgetBook::BudgetBook(const Snapshot& snapshot, const Policy& policy, Time now)
     std::int64_t weight;
   };
   std::vector<Use> uses;
-  std::vector<std::int64_t> weight(snapshot.nodes.size(), 0);
   if (!managed.empty()) {
     for (const Pod& p : snapshot.pods) {
       if (p.node_name.empty() || p.phase == PodPhase::Succeeded || p.phase == PodPhase::Failed ||
@@ -58,19 +57,21 @@ BudgetBook::BudgetBook(const Snapshot& snapshot, const Policy& policy, Time now)
       const std::int64_t w = fitscale::dominant_share(p.requests, n.allocatable);
       if (w <= 0) continue;
       uses.push_back({it->second, p.ns, w});
-      weight[it->second] += w;
     }
   }
-  std::vector<Micros> to_pods(snapshot.nodes.size(), 0);
+  // What the ledger may charge each namespace before the next plan, not only what it charges
+  // now: when other teams' pods leave a node, their part goes back to the node's idle, i.e. to
+  // the namespace that launched it, with no admission in between (issue 12: a team $2.80/h over
+  // its cap in a replay that way). So the launcher is committed for the whole node, and every
+  // other namespace for its pods' full dominant share (which grows back to that when an
+  // over-committed node's other pods leave).
   for (const Use& u : uses) {
-    const Micros part =
-        share_of(snapshot.nodes[u.node].price_micros_per_hour, u.weight, weight[u.node]);
-    to_pods[u.node] += part;
-    charge(u.ns, part);
+    const Node& n = snapshot.nodes[u.node];
+    if (u.ns != n.owner_namespace)
+      charge(u.ns, share_of(n.price_micros_per_hour, u.weight, kWholeNode));
   }
-  for (std::uint32_t i = 0; i < snapshot.nodes.size(); ++i) {
-    const Node& n = snapshot.nodes[i];
-    if (n.managed) charge(n.owner_namespace, n.price_micros_per_hour - to_pods[i]);
+  for (const Node& n : snapshot.nodes) {
+    if (n.managed) charge(n.owner_namespace, n.price_micros_per_hour);
   }
   for (const auto& [ns, spend] : snapshot.spend) {
     const Micros from_nodes = node_price(ns);
@@ -273,11 +274,6 @@ std::optional<Refusal> BudgetBook::admit(const JobAsk& ask) {
     cluster_nodes_ += ask.nodes;
   }
   return std::nullopt;
-}
-
-void BudgetBook::release(std::string_view owner, Micros micros_per_hour) {
-  NamespaceUse& u = use(owner);
-  u.committed_per_hour = std::max<Micros>(0, u.committed_per_hour - micros_per_hour);
 }
 
 std::optional<std::int64_t> BudgetBook::nodes_left() const {

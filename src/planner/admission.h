@@ -1,9 +1,10 @@
 #pragma once
 // Budget admission (issues 4 and 12): a pending job may take room on existing or in-flight
 // nodes, or cause a launch, only if, with what it takes, every cap of its namespace and of the
-// cluster holds. A namespace is committed for its attributed share of every running and in-flight
-// node (the ledger's dominant-share split, idle to the node's owner), not only for the nodes it
-// launched, so a team cannot run past its cap on another team's room. The book accumulates what
+// cluster holds. A namespace is committed for every running and in-flight node it launched (all
+// of it: whatever other teams' pods use of it comes back to it as idle when they leave) and for
+// its pods' dominant shares of other teams' nodes, so a team cannot run past its cap on another
+// team's room, nor be pushed past it when others leave its nodes. The book accumulates what
 // earlier jobs of the same plan were granted, so two jobs that each fit alone but not together
 // never both start.
 #include <cstdint>
@@ -47,9 +48,6 @@ class BudgetBook {
   BudgetBook(const Snapshot& snapshot, const Policy& policy, Time now);
   // nullopt: admitted and recorded; else why not (nothing recorded).
   std::optional<Refusal> admit(const JobAsk& ask);
-
-  // A job was granted `micros_per_hour` of a node `owner` launched: no longer its idle part.
-  void release(std::string_view owner, Micros micros_per_hour);
 
   // What the new nodes of lone jobs, packed, may still add once every job was admitted: nodes
   // and GPUs under the cluster's caps, and new $/h under the cluster's and a namespace's

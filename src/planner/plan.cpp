@@ -334,11 +334,6 @@ class Planner {
           continue;
         }
       }
-      if (book) {
-        for (const planner::Placement& pl : done) {
-          if (pl.micros_per_hour > 0) book->release(pl.owner, pl.micros_per_hour);
-        }
-      }
       if (gang_plan) {
         gang_launches_.push_back(
             {std::string(j.ns), std::string(j.key), std::move(gang_plan->groups)});

@@ -41,7 +41,7 @@ def main():
             assert key in r, f"report lacks {key}"
         for key in ["total", "spot", "on_demand", "idle", "by_namespace"]:
             assert key in r["cost_usd"], key
-        assert r["jobs"] == {"submitted": 6, "completed": 6, "refused": 0}, r["jobs"]
+        assert r["jobs"] == {"submitted": 6, "completed": 6, "refused": 0, "terminated": 0}, r["jobs"]
         assert r["cost_usd"]["total"] >= r["lower_bound_usd"] > 0, (r["cost_usd"], r["lower_bound_usd"])
         # The on-demand-only job ran on on-demand capacity; the rest on spot.
         assert r["cost_usd"]["on_demand"] > 0 and r["cost_usd"]["spot"] > 0, r["cost_usd"]
