@@ -2,8 +2,10 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <fstream>
+#include <set>
 #include <sstream>
 
 #include "cost/memory_ledger.h"
@@ -341,6 +343,108 @@ TEST(Simulator, TheReportShowsPeakCommittedAndMonthSpendPerNamespace) {
   const std::string json = report_json(r);
   EXPECT_NE(json.find("\"peak_committed_usd_per_hour\""), std::string::npos);
   EXPECT_NE(json.find("\"max_month_usd\""), std::string::npos);
+}
+
+// Issue 12, "commitment by use": three teams burst 1-GPU jobs onto shared 2-GPU nodes, so each
+// team's pods run on the others' nodes and leave them again. A team stays committed for all of a
+// node it launched (what others use of it comes back to it as idle when they leave), so its
+// committed $/h never goes past its cap (before: team-a $14.40/h against $8).
+TEST(Simulator, SharedNodesNeverPushATeamPastItsHourlyCap) {
+  const Catalog catalog = catalog_in_one_zone(
+      std::string(kCatalogHeader) + "g2.2xlarge,amd64,16,131072,2,V100,32768,7.200000,,,\n",
+      "two.csv");
+  SimOptions o = hand_options();
+  o.policy.budgets = Budgets{};
+  o.policy.budgets.defaults.max_runtime = 4 * 3600;
+  const std::map<std::string, double> caps = {{"team-a", 8}, {"team-b", 11}, {"team-c", 15}};
+  for (const auto& [ns, cap] : caps) o.policy.budgets.namespaces[ns].usd_per_hour = cap;
+  std::string text = kHeader;
+  int n = 0;
+  for (int burst = 0; burst < 4; ++burst) {
+    for (const auto& [ns, cap] : caps) {
+      for (int k = 0; k < 3; ++k) {
+        text += std::to_string(burst * 900 + k) + ",j" + std::to_string(n++) + "," + ns +
+                ",1,4,16Gi,1,V100," + std::to_string(1200 + 300 * k) + ",,\n";
+      }
+    }
+  }
+  const SimReport r = simulate(trace(text), catalog, o);
+  EXPECT_EQ(r.jobs.completed, n);
+  for (const auto& [ns, cap] : caps) {
+    const SimNamespace& v = r.namespaces.at(ns);
+    EXPECT_GT(v.peak_committed_usd_per_hour, 0) << ns;
+    EXPECT_LE(v.peak_committed_usd_per_hour, cap + 1e-9) << ns;
+  }
+}
+
+// Issue 12, "worst case that rolls forward": a multi-team bursty trace where every fourth job
+// declares a 15-minute worst case and would run 50 minutes. With maxRuntimeAction: terminate
+// those jobs end at their worst case and every team's month spend stays within its usdPerMonth;
+// with alert they run on, the report names each of them, and a team over its month cap is one
+// with jobs past their worst case.
+TEST(Simulator, TerminateKeepsMonthSpendWithinCapAndTheReportNamesJobsPastTheirWorstCase) {
+  const Catalog catalog = catalog_in_one_zone(
+      std::string(kCatalogHeader) + "g2.2xlarge,amd64,16,131072,2,V100,32768,7.200000,,,\n",
+      "two.csv");
+  const std::map<std::string, std::pair<double, double>> caps = {
+      {"team-a", {8, 30}}, {"team-b", {11, 40}}, {"team-c", {15, 60}}};
+  std::string text =
+      "submit_s,job,namespace,replicas,cpu,memory,gpu,gpu_model,duration_s,capacity_type,"
+      "checkpoint_interval_s,max_runtime_s\n";
+  int n = 0;
+  std::set<std::string> overrunning;
+  for (int burst = 0; burst < 6; ++burst) {
+    for (const auto& [ns, cap] : caps) {
+      for (int k = 0; k < 3; ++k) {
+        const bool over = (burst + k) % 4 == 0;
+        const std::string job = "j" + std::to_string(n++);
+        if (over) overrunning.insert(ns + "/" + job);
+        text += std::to_string(burst * 1800 + k) + "," + job + "," + ns + ",1,4,16Gi,1,V100," +
+                (over ? "3000,,,900" : std::to_string(1200 + 300 * k) + ",,,") + "\n";
+      }
+    }
+  }
+  for (MaxRuntimeAction action : {MaxRuntimeAction::Terminate, MaxRuntimeAction::Alert}) {
+    SCOPED_TRACE(to_string(action));
+    SimOptions o = hand_options();
+    o.policy.budgets = Budgets{};
+    o.policy.budgets.defaults.max_runtime = 3600;
+    o.policy.budgets.defaults.max_runtime_action = action;
+    for (const auto& [ns, cap] : caps) {
+      o.policy.budgets.namespaces[ns].usd_per_hour = cap.first;
+      o.policy.budgets.namespaces[ns].usd_per_month = cap.second;
+    }
+    const SimReport r = simulate(trace(text), catalog, o);
+    std::set<std::string> named;
+    for (const SimOverrun& x : r.past_worst_case) {
+      named.insert(x.ns + "/" + x.job);
+      EXPECT_EQ(x.runtime_s, 900);
+      EXPECT_EQ(x.action, to_string(action));
+      EXPECT_GE(x.at_s, 900);
+    }
+    EXPECT_EQ(named, overrunning);
+    EXPECT_EQ(r.jobs.refused, 0);
+    if (action == MaxRuntimeAction::Terminate) {
+      EXPECT_EQ(r.jobs.terminated, static_cast<std::int64_t>(overrunning.size()));
+      EXPECT_EQ(r.jobs.completed + r.jobs.terminated, n);
+      for (const auto& [ns, cap] : caps)
+        EXPECT_LE(r.namespaces.at(ns).max_month_usd, cap.second + 1e-9) << ns;
+    } else {
+      EXPECT_EQ(r.jobs.completed, n);
+      bool any_over = false;
+      for (const auto& [ns, cap] : caps) {
+        if (r.namespaces.at(ns).max_month_usd <= cap.second) continue;
+        any_over = true;
+        EXPECT_TRUE(std::any_of(named.begin(), named.end(),
+                                [&](const std::string& j) { return j.rfind(ns + "/", 0) == 0; }))
+            << ns << " is over its month cap with no job past its worst case";
+      }
+      EXPECT_TRUE(any_over) << "the overrunning jobs should cost more than the caps allow";
+    }
+    const std::string json = report_json(r);
+    EXPECT_NE(json.find("\"past_worst_case\""), std::string::npos);
+    EXPECT_NE(json.find("\"terminated\""), std::string::npos);
+  }
 }
 
 TEST(Trace, MalformedRowIsRefusedWithItsLine) {
