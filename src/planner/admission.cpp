@@ -122,8 +122,16 @@ std::optional<Refusal> BudgetBook::admit(const JobAsk& ask) {
   // Nothing to charge (free room on nodes nobody pays for, or the unused tail of a node already
   // granted): no cap can be broken by it.
   if (ask.micros_per_hour == 0 && ask.existing_micros_per_hour == 0 && ask.gpus == 0 &&
-      ask.nodes == 0)
+      ask.nodes == 0) {
+    // A lone job riding on what earlier jobs' new nodes leave free: its share of them is known
+    // only after packing, and checked then (after_packing) against its runtime.
+    if (ask.counts_after_packing) {
+      const NamespaceUse& u = use(ask.ns);
+      lone_grants_[std::string(ask.ns) + "/" + std::string(ask.job)] =
+          LoneGrant{0, 0, ask.declared_runtime ? ask.declared_runtime : u.budget.max_runtime};
+    }
     return std::nullopt;
+  }
   NamespaceUse& u = use(ask.ns);
   const NamespaceBudget& b = u.budget;
   const ClusterBudget& cb = policy_.budgets.cluster;
@@ -269,6 +277,15 @@ std::optional<Refusal> BudgetBook::admit(const JobAsk& ask) {
   u.added_today += job_today;
   u.added_this_month += job_month;
   cluster_added_per_hour_ += launched;
+  if (ask.counts_after_packing) {
+    u.lone_new_per_hour += ask.micros_per_hour;
+    if (runtime)
+      u.longest_lone_runtime = std::max(u.longest_lone_runtime, *runtime);
+    else
+      u.lone_runtime_unknown = true;
+    lone_grants_[std::string(ask.ns) + "/" + std::string(ask.job)] =
+        LoneGrant{ask.micros_per_hour, ask.existing_micros_per_hour, runtime};
+  }
   if (!ask.counts_after_packing) {
     cluster_gpus_ += ask.gpus;
     cluster_nodes_ += ask.nodes;
@@ -300,6 +317,64 @@ std::optional<Micros> BudgetBook::new_room_per_hour(std::string_view ns) const {
   const NamespaceUse& u = it->second;
   return std::max<Micros>(
       0, cap_micros(*u.budget.usd_per_hour) - u.committed_per_hour - u.added_existing_per_hour);
+}
+
+}  // namespace fitscale::planner
+
+namespace fitscale::planner {
+
+std::string BudgetBook::after_packing(
+    const std::map<std::string, Micros, std::less<>>& by_ns,
+    const std::map<std::string, Micros, std::less<>>& by_job) const {
+  // Only what the packing adds over what admission granted can break a cap: admission checked
+  // every cap with the grants.
+  for (const auto& [ns, actual] : by_ns) {
+    auto it = namespaces_.find(ns);
+    if (it == namespaces_.end()) continue;
+    const NamespaceUse& u = it->second;
+    const Micros extra = actual - u.lone_new_per_hour;
+    if (extra <= 0) continue;
+    const NamespaceBudget& b = u.budget;
+    const auto who = [&] { return "namespace " + ns + ": "; };
+    const Micros hourly_then = u.committed_per_hour + u.added_per_hour + extra;
+    if (b.usd_per_hour && hourly_then > cap_micros(*b.usd_per_hour)) {
+      return who() + "the plan's new nodes, packed, would commit it past its usdPerHour cap of " +
+             usd_per_hour(cap_micros(*b.usd_per_hour)) + "; the job waits for it to free up";
+    }
+    auto within = [&](Seconds period) {
+      return u.lone_runtime_unknown ? period : std::min(u.longest_lone_runtime, period);
+    };
+    if (b.usd_per_day) {
+      const Micros total = u.spend.spent_today + u.spend.committed_worst_case + u.added_today +
+                           cost_for(extra, within(day_left_));
+      if (total > cap_micros(*b.usd_per_day))
+        return who() + "the plan's new nodes, packed, leave no room under usdPerDay " +
+               format_usd_micros(cap_micros(*b.usd_per_day)) +
+               "; the job waits for committed work to end or the UTC day to turn";
+    }
+    if (b.usd_per_month) {
+      const Micros total = u.spend.spent_this_month + u.spend.committed_worst_case +
+                           u.added_this_month + cost_for(extra, within(month_left_));
+      if (total > cap_micros(*b.usd_per_month))
+        return who() + "the plan's new nodes, packed, leave no room under usdPerMonth " +
+               format_usd_micros(cap_micros(*b.usd_per_month)) +
+               "; the job waits for committed work to end or the UTC month to turn";
+    }
+  }
+  for (const auto& [job, actual] : by_job) {
+    auto g = lone_grants_.find(job);
+    if (g == lone_grants_.end() || actual <= g->second.new_per_hour) continue;
+    const std::string ns = job.substr(0, job.find('/'));
+    auto it = namespaces_.find(ns);
+    if (it == namespaces_.end() || !it->second.budget.usd_per_job || !g->second.runtime) continue;
+    const Micros cap = cap_micros(*it->second.budget.usd_per_job);
+    const Micros worst = cost_for(actual + g->second.existing_per_hour, *g->second.runtime);
+    if (worst > cap)
+      return "namespace " + ns + ": the plan's new nodes, packed, make job " + job + " cost " +
+             format_usd_micros(worst) + " worst case; usdPerJob is " + format_usd_micros(cap) +
+             "; the job waits for other jobs' nodes to take it";
+  }
+  return {};
 }
 
 }  // namespace fitscale::planner

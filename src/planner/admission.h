@@ -58,7 +58,21 @@ class BudgetBook {
   std::optional<Micros> cluster_new_room_per_hour() const;
   std::optional<Micros> new_room_per_hour(std::string_view ns) const;
 
+  // Lone jobs were admitted at their marginal price in their own class's packing; the plan's
+  // final packing (backfill across classes, larger nodes for the count caps) may commit a
+  // namespace or a job for more: the namespace whose pod leads a launch owns all of its nodes
+  // (their idle is its), the others their pods' dominant shares. Given that, per namespace
+  // and per "ns/job", over the plan's new nodes for lone jobs: "" when every usdPerHour,
+  // usdPerDay, usdPerMonth and usdPerJob still holds, else the cap broken (a BudgetWait reason).
+  std::string after_packing(const std::map<std::string, Micros, std::less<>>& by_ns,
+                            const std::map<std::string, Micros, std::less<>>& by_job) const;
+
  private:
+  struct LoneGrant {
+    Micros new_per_hour = 0;       // what admission charged it for new nodes
+    Micros existing_per_hour = 0;  // and for room on existing ones
+    std::optional<Seconds> runtime;
+  };
   struct NamespaceUse {
     NamespaceBudget budget;              // the namespace's caps, looked up once per plan
     NamespaceSpend spend;                // from the ledger
@@ -67,7 +81,11 @@ class BudgetBook {
     Micros added_existing_per_hour = 0;  // the part of it on existing and in-flight nodes
     Micros added_today = 0;              // worst case of those grants within the current UTC day
     Micros added_this_month = 0;
+    Micros lone_new_per_hour = 0;  // of added_per_hour: lone jobs' new nodes
+    Seconds longest_lone_runtime = 0;
+    bool lone_runtime_unknown = false;
   };
+  std::map<std::string, LoneGrant, std::less<>> lone_grants_;  // by "ns/job"
   NamespaceUse& use(std::string_view ns);
   // The namespace's attributed share of the managed nodes' prices per hour.
   Micros node_price(std::string_view ns) const;

@@ -7,6 +7,7 @@
 #include <optional>
 #include <unordered_map>
 
+#include "model/dominant_share.h"
 #include "model/error.h"
 #include "planner/admission.h"
 #include "planner/backfill.h"
@@ -69,6 +70,7 @@ class Planner {
       // start takes no room planned for another.
       admit_jobs();
       fit_count_caps();
+      fit_budget_caps();
       emit_launches();
     }
     auto room = [this]() -> planner::ExistingCapacity& {
@@ -550,6 +552,69 @@ class Planner {
         for (std::uint32_t pi : pods) unschedulable(pi, UnschedulableKind::BudgetWait, reason);
       }
     }
+  }
+
+  // What the lone pods' new nodes commit each namespace and job to, as the ledger may charge
+  // them: the pod leading a group (the launch's owner) its namespace and job for all of the
+  // group's nodes, every other pod its namespace and job for its dominant share.
+  std::pair<std::map<std::string, Micros, std::less<>>, std::map<std::string, Micros, std::less<>>>
+  commitments(const std::vector<planner::MixedGroup>& groups) const {
+    std::map<std::string, Micros, std::less<>> by_ns, by_job;
+    for (const planner::MixedGroup& g : groups) {
+      const Offering& o = catalog_.offerings[g.nodes.offering];
+      const Pod& lead = s_.pods[g.nodes.pods.front()];
+      const std::string lead_job = lead.ns + "/" + lead.job_key();
+      by_ns[lead.ns] += g.nodes.count * o.micros_per_hour;
+      by_job[lead_job] += g.nodes.count * o.micros_per_hour;
+      for (std::uint32_t pi : g.nodes.pods) {
+        const Pod& p = s_.pods[pi];
+        const Micros part = share_of(
+            o.micros_per_hour, fitscale::dominant_share(p.requests, o.allocatable), kWholeNode);
+        if (p.ns != lead.ns) by_ns[p.ns] += part;
+        const std::string job = p.ns + "/" + p.job_key();
+        if (job != lead_job) by_job[job] += part;
+      }
+    }
+    return {std::move(by_ns), std::move(by_job)};
+  }
+
+  // Issue 12: the budgets admitted each lone job at its marginal price in its own class's
+  // packing; the final packing of the plan must still be within every namespace's and job's
+  // dollar caps. When it is not, the newest jobs wait, as for the count caps.
+  void fit_budget_caps() {
+    if (!book_ || admitted_jobs_.empty()) return;
+    auto broken = [&](const std::vector<planner::MixedGroup>& groups) {
+      auto [by_ns, by_job] = commitments(groups);
+      std::string why = book_->after_packing(by_ns, by_job);
+      if (why.empty()) why = broken_cap(count_new(groups));
+      return why;
+    };
+    if (broken(mixed_).empty()) return;
+    auto keep_first = [&](std::size_t k) {
+      for (auto& a : admitted_) a.clear();
+      for (std::size_t i = 0; i < k; ++i) {
+        for (const auto& [ci, pods] : admitted_jobs_[i].per_class)
+          admitted_[ci].insert(admitted_[ci].end(), pods.begin(), pods.end());
+      }
+      return planner::pack_mixed(classes_, packers_, admitted_, catalog_);
+    };
+    std::size_t good = 0;
+    std::size_t bad = admitted_jobs_.size();  // known not to fit
+    while (bad - good > 1) {
+      const std::size_t mid = good + (bad - good) / 2;
+      if (broken(keep_first(mid)).empty())
+        good = mid;
+      else
+        bad = mid;
+    }
+    const std::string reason = broken(keep_first(good + 1));
+    mixed_ = keep_first(good);
+    for (std::size_t i = good; i < admitted_jobs_.size(); ++i) {
+      for (const auto& [ci, pods] : admitted_jobs_[i].per_class) {
+        for (std::uint32_t pi : pods) unschedulable(pi, UnschedulableKind::BudgetWait, reason);
+      }
+    }
+    admitted_jobs_.resize(good);
   }
 
   void add_launch(const NewNodes& g, const std::string& ns, const std::string& job, bool separate) {

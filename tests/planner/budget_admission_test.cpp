@@ -321,6 +321,80 @@ TEST(BudgetAdmission, RoomOnExistingNodesIsChargedToTheJobThatTakesIt) {
   EXPECT_EQ(launched(q), 0);
 }
 
+// The launcher of a node stays committed for all of it: when another team's pod on it ends, its
+// part comes back to the launcher as idle with no admission in between. team-a launched a
+// 2-GPU node ($7.20/h) that team-b half uses; team-a's $8/h cap leaves no room for another
+// $3.60/h, though by use it has only $3.60/h now.
+TEST(BudgetAdmission, TheLauncherOfANodeStaysCommittedForAllOfIt) {
+  const Catalog two = make_catalog({{"g2", 16000, 128 * kGi, 2, 7.2, 7.2, "V100"}});
+  Policy pol;
+  pol.budgets = Budgets{};
+  pol.budgets.namespaces["team-a"].usd_per_hour = 8;
+  Snapshot s;
+  for (const char* name : {"a-node", "b-node"}) {
+    Node n = testing::make_node(name, 16000, 128 * kGi);
+    n.managed = true;
+    n.state = NodeState::Ready;
+    n.owner_namespace = name[0] == 'a' ? "team-a" : "team-b";
+    n.price_micros_per_hour = 7'200'000;
+    n.allocatable.gpus = 2;
+    s.nodes.push_back(n);
+  }
+  Pod b_pod = make_pod("b-running", 4000, 16 * kGi, 1, "team-b");
+  b_pod.node_name = "a-node";
+  b_pod.phase = PodPhase::Running;
+  s.pods.push_back(b_pod);
+  Pod b_pod2 = make_pod("b-running-2", 4000, 16 * kGi, 1, "team-b");
+  b_pod2.node_name = "a-node";
+  b_pod2.phase = PodPhase::Running;
+  s.pods.push_back(b_pod2);
+  s.pods.push_back(make_pod("a-next", 4000, 16 * kGi, 1, "team-a"));  // half of b-node: $3.60/h
+  const Plan p = plan(s, two, pol, 0);
+  EXPECT_TRUE(p.placements.empty());
+  EXPECT_EQ(launched(p), 0);
+  ASSERT_NE(reason_for(p, "team-a/a-next"), nullptr);
+  EXPECT_EQ(reason_for(p, "team-a/a-next")->kind, UnschedulableKind::BudgetWait);
+  // Without its own node it fits on team-b's.
+  s.nodes.erase(s.nodes.begin());
+  s.pods.erase(s.pods.begin(), s.pods.begin() + 2);
+  EXPECT_EQ(plan(s, two, pol, 0).placements.at("team-a/a-next"), "b-node");
+}
+
+// Issue 12: admission prices a lone job at its marginal share of its class's packing, so a job
+// that fills the second half of a new node launched for an older job is charged nothing, and
+// no cap is checked for it. The plan's final packing commits it to half that node ($3.60/h),
+// for its declared 4h: $14.40 worst case against a usdPerJob of $10, so it waits and the node
+// is launched for the older job alone.
+TEST(BudgetAdmission, TheFinalPackingIsCheckedAgainstEveryCap) {
+  const Catalog two = make_catalog({{"g2", 16000, 128 * kGi, 2, 7.2, 7.2, "V100"}});
+  Policy pol;
+  pol.budgets = Budgets{};
+  pol.budgets.namespaces["team-a"].usd_per_job = 10;
+  pol.budgets.namespaces["team-a"].max_runtime = 3600;
+  Snapshot s;
+  Pod first = make_pod("first", 4000, 16 * kGi, 1, "team-a");
+  first.created = 10;
+  Pod rider = make_pod("rider", 4000, 16 * kGi, 1, "team-a");
+  rider.created = 20;
+  rider.annotations["fitscale.io/max-runtime"] = "4h";
+  s.pods = {first, rider};
+  const Plan p = plan(s, two, pol, 0);
+  ASSERT_EQ(launched(p), 1);
+  EXPECT_EQ(p.launch[0].pods, std::vector<std::string>{"team-a/first"});
+  const auto* u = reason_for(p, "team-a/rider");
+  ASSERT_NE(u, nullptr);
+  EXPECT_EQ(u->kind, UnschedulableKind::BudgetWait);
+  EXPECT_EQ(u->reason,
+            "namespace team-a: the plan's new nodes, packed, make job team-a/rider cost $14.40 "
+            "worst case; usdPerJob is $10.00; the job waits for other jobs' nodes to take it");
+  // Within its cap, both go on one node.
+  rider.annotations["fitscale.io/max-runtime"] = "2h";
+  s.pods = {first, rider};
+  const Plan q = plan(s, two, pol, 0);
+  ASSERT_EQ(launched(q), 1);
+  EXPECT_EQ(q.launch[0].pods.size(), 2u);
+}
+
 TEST(BudgetAdmission, DisabledBudgetsAdmitEverything) {
   Snapshot s;
   for (int i = 0; i < 1250; ++i) s.pods.push_back(job_pod("intern", i, 8, "interns"));
