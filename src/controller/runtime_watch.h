@@ -8,6 +8,7 @@
 #include <limits>
 #include <map>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "model/budget.h"
@@ -42,9 +43,21 @@ class RuntimeWatch {
   std::vector<Overrun> due(const Snapshot& snapshot, const Budgets& budgets, Time now);
   Time next_due() const { return next_due_; }
 
+  // Per pod / per "ns/job": the last period it was reported in (a pod, only once its job
+  // was), and the scan that last saw it past its worst case (entries not seen are forgotten).
+  struct Seen {
+    std::int64_t period = 0;
+    std::uint64_t scan = 0;
+    std::string job;  // a pod's "ns/job"
+  };
+
  private:
-  // "ns/job" -> the last period it was reported in; forgotten when the job is no longer seen.
-  std::map<std::string, std::int64_t> reported_;
+  // By pod uid (else "ns/name"): a pod reported in its current period is passed over with one
+  // lookup, so a replay with thousands of jobs running past their worst case for days does not
+  // build strings for each of them at every planned loop.
+  std::unordered_map<std::string, Seen> pods_;
+  std::map<std::string, Seen> jobs_;  // by "ns/job"
+  std::uint64_t scan_ = 0;
   Time next_due_ = kNever;
 };
 
