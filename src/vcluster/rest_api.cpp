@@ -385,7 +385,8 @@ ApiResponse RestApi::patch(const ApiRequest& req) {
 
 ApiResponse RestApi::apply(const ApiRequest& req) {
   const auto& r = *req.path.resource;
-  const ApplyRequest how{query_value(req, "fieldManager"), format_rfc3339(clock_.now())};
+  const ApplyRequest how{query_value(req, "fieldManager"), format_rfc3339(clock_.now()),
+                         query_flag(req.query, "force")};
   check_apply_request(how);
   const nlohmann::json applied = parse_apply_body(req.body);
   const std::string body_name = name_of(applied);
@@ -393,29 +394,39 @@ ApiResponse RestApi::apply(const ApiRequest& req) {
     throw bad_request("the name of the object (" + body_name +
                       ") does not match the name on the URL (" + req.path.name + ")");
   }
+  const bool dry = dry_run(req);
   if (!is_status(req) && !store_.find(r.store_key(), req.path.ns, req.path.name)) {
     // Apply creates an absent object.
     nlohmann::json obj = server_side_apply(nullptr, applied, how);
     obj["metadata"]["name"] = req.path.name;
     validate_object_names(r, req.path.ns, obj);
     admit_create(r, obj);
+    if (dry) return {201, obj};
     if (r.namespaced) ensure_namespace(req.path.ns);
-    auto created = store_.create(r.store_key(), req.path.ns, std::move(obj));
+    auto created = store_.create(r.store_key(), req.path.ns, to_storage(r, std::move(obj)));
     if (r.plural == "jobs") {
       created = store_.mutate(r.store_key(), req.path.ns, name_of(created),
                               [&](nlohmann::json& o) { admit_created(r, o); });
     }
-    return {201, created};
+    return {201, to_client(r, std::move(created))};
   }
-  return {200, store_.mutate(r.store_key(), req.path.ns, req.path.name, [&](nlohmann::json& obj) {
-            nlohmann::json next = server_side_apply(obj, applied, how);
-            admit_update(r, obj, next, is_status(req));
-            next["metadata"]["name"] = req.path.name;
-            for (const char* f : {"uid", "creationTimestamp", "resourceVersion", "namespace"}) {
-              if (obj["metadata"].contains(f)) next["metadata"][f] = obj["metadata"][f];
-            }
-            obj = std::move(next);
-          })};
+  // As patch: read, apply, write with the read version as precondition, again when another
+  // writer came first. write_update runs webhooks and dry run as for any update.
+  for (int attempt = 0;; ++attempt) {
+    auto stored = store_.get(r.store_key(), req.path.ns, req.path.name);
+    const nlohmann::json current = to_client(r, stored);
+    nlohmann::json next = server_side_apply(current, applied, how);
+    admit_update(r, current, next, is_status(req));
+    next["metadata"]["name"] = req.path.name;
+    for (const char* f : {"uid", "creationTimestamp", "resourceVersion", "namespace"}) {
+      if (current["metadata"].contains(f)) next["metadata"][f] = current["metadata"][f];
+    }
+    try {
+      return {200, write_update(req, stored, std::move(next))};
+    } catch (const ApiError& e) {
+      if (e.reason() != "Conflict" || attempt >= 20) throw;
+    }
+  }
 }
 
 ApiResponse RestApi::get_scale(const ApiRequest& req) {

@@ -215,6 +215,65 @@ TEST_F(VclusterRest, ServerSideApplyCreatesThenMerges) {
       400, "BadRequest");
 }
 
+TEST_F(VclusterRest, ServerSideApplyConflictsBetweenManagers) {
+  const std::string path = "/apis/apps/v1/namespaces/default/deployments/web";
+  auto deployment = [](int replicas, const std::string& image) {
+    return json{
+        {"apiVersion", "apps/v1"},
+        {"kind", "Deployment"},
+        {"metadata", {{"name", "web"}}},
+        {"spec",
+         {{"replicas", replicas},
+          {"template", {{"spec", {{"containers", {{{"name", "app"}, {"image", image}}}}}}}}}}}
+        .dump();
+  };
+  const std::string ssa = "application/apply-patch+yaml";
+  ASSERT_EQ(call("PATCH", path, deployment(2, "app:1"), ssa, {{"fieldManager", "alice"}}).status,
+            201);
+  // The same values: bob becomes a co-owner, no conflict.
+  auto r = call("PATCH", path, deployment(2, "app:1"), ssa, {{"fieldManager", "bob"}});
+  ASSERT_EQ(r.status, 200) << r.body.dump();
+  // Bob changes two of alice's fields: 409 naming both, nothing written.
+  r = call("PATCH", path, deployment(5, "app:2"), ssa, {{"fieldManager", "bob"}});
+  expect_status(r, 409, "Conflict");
+  EXPECT_EQ(r.body["message"],
+            "Apply failed with 2 conflicts: conflicts with \"alice\":\n- .spec.replicas\n"
+            "- .spec.template.spec.containers[name=\"app\"].image");
+  ASSERT_EQ(r.body["details"]["causes"].size(), 2u) << r.body.dump();
+  EXPECT_EQ(r.body["details"]["causes"][0]["reason"], "FieldManagerConflict");
+  EXPECT_EQ(r.body["details"]["causes"][0]["field"], ".spec.replicas");
+  EXPECT_EQ(r.body["details"]["causes"][0]["message"], "conflict with \"alice\"");
+  auto stored = call("GET", path);
+  EXPECT_EQ(stored.body["spec"]["replicas"], 2);
+  // Dry run with force answers the forced object and stores nothing.
+  r = call("PATCH", path, deployment(5, "app:1"), ssa,
+           {{"fieldManager", "bob"}, {"force", "true"}, {"dryRun", "All"}});
+  ASSERT_EQ(r.status, 200) << r.body.dump();
+  EXPECT_EQ(r.body["spec"]["replicas"], 5);
+  EXPECT_EQ(call("GET", path).body["spec"]["replicas"], 2);
+  // One conflict is one line.
+  r = call("PATCH", path, deployment(5, "app:1"), ssa, {{"fieldManager", "bob"}});
+  expect_status(r, 409, "Conflict");
+  EXPECT_EQ(r.body["message"],
+            "Apply failed with 1 conflict: conflict with \"alice\": .spec.replicas");
+  // force=true takes the field: bob owns replicas alone, alice keeps the image.
+  r = call("PATCH", path, deployment(5, "app:1"), ssa,
+           {{"fieldManager", "bob"}, {"force", "true"}});
+  ASSERT_EQ(r.status, 200) << r.body.dump();
+  EXPECT_EQ(r.body["spec"]["replicas"], 5);
+  json alice;
+  for (const auto& m : r.body["metadata"]["managedFields"]) {
+    if (m["manager"] == "alice") alice = m["fieldsV1"];
+  }
+  ASSERT_FALSE(alice.is_null()) << r.body.dump();
+  EXPECT_FALSE(alice["f:spec"].contains("f:replicas")) << alice.dump();
+  EXPECT_TRUE(alice["f:spec"].contains("f:template")) << alice.dump();
+  // Now alice is the one who conflicts, with bob.
+  r = call("PATCH", path, deployment(2, "app:1"), ssa, {{"fieldManager", "alice"}});
+  expect_status(r, 409, "Conflict");
+  EXPECT_EQ(r.body["details"]["causes"][0]["message"], "conflict with \"bob\"");
+}
+
 TEST(VclusterWatchOptions, WatchListCombinationsAsKubeApiserver) {
   WatchRequest w;
   EXPECT_THROW(
