@@ -182,7 +182,8 @@ void ApiHttpServer::dispatch(const httplib::Request& req, httplib::Response& res
     return;
   }
   if (req.method == "GET" && req.path.rfind("/openapi/", 0) == 0) {
-    const OpenApiAnswer doc = openapi_answer(req.path, req.get_header_value("Accept"));
+    const OpenApiAnswer doc =
+        openapi_answer(api_.registry(), req.path, req.get_header_value("Accept"));
     res.status = doc.status;
     res.set_content(doc.body, doc.content_type);
     return;

@@ -533,7 +533,8 @@ ApiResponse RestApi::remove(const ApiRequest& req) {
       break;
     case Propagation::kOrphan:
       if (!dry)
-        orphan_dependents(store_, uid_of(store_.get(r.store_key(), req.path.ns, req.path.name)));
+        orphan_dependents(store_, registry_,
+                          uid_of(store_.get(r.store_key(), req.path.ns, req.path.name)));
       break;
     case Propagation::kBackground:
       break;  // the garbage collector's next pass deletes the dependents
