@@ -56,7 +56,7 @@ std::vector<const ResourceInfo*> distinct_storage(const std::vector<const Resour
 
 struct Located {
   const ResourceInfo* resource;
-  nlohmann::json obj;
+  StoredObject obj;
 };
 
 }  // namespace
@@ -91,7 +91,8 @@ void orphan_dependents(ObjectStore& store, const ResourceRegistry& registry,
                        const std::string& owner_uid) {
   if (owner_uid.empty()) return;
   for (const auto* r : distinct_storage(registry.all())) {
-    for (const auto& obj : store.list(r->store_key()).items) {
+    for (const auto& shared : store.list_shared(r->store_key()).items) {
+      const nlohmann::json& obj = *shared;
       auto refs = owner_references(obj);
       bool refers = false;
       for (const auto& ref : refs) refers |= ref.value("uid", "") == owner_uid;
@@ -133,18 +134,20 @@ GcPass run_garbage_collector(ObjectStore& store, RestApi& api) {
   std::vector<Located> dependents;            // objects with owner references
   const auto served = api.registry().all();
   for (const auto* r : distinct_storage(served)) {
-    for (auto& obj : store.list(r->store_key()).items) {
+    for (const auto& shared : store.list_shared(r->store_key()).items) {
+      const nlohmann::json& obj = *shared;
       const std::string uid = uid_of(obj);
       if (is_terminating(obj) && has_finalizer(obj, kForegroundFinalizer)) {
-        foreground.emplace(uid, Located{r, obj});
+        foreground.emplace(uid, Located{r, shared});
       } else {
         live.insert(uid);
       }
-      if (!owner_references(obj).empty()) dependents.push_back({r, std::move(obj)});
+      if (!owner_references(obj).empty()) dependents.push_back({r, shared});
     }
   }
   std::set<std::string> still_referenced;
-  for (const auto& [r, obj] : dependents) {
+  for (const auto& [r, shared] : dependents) {
+    const nlohmann::json& obj = *shared;
     std::set<std::string> dangling;
     bool has_live_owner = false;
     for (const auto& ref : owner_references(obj)) {
@@ -183,8 +186,8 @@ GcPass run_garbage_collector(ObjectStore& store, RestApi& api) {
   }
   for (const auto& [uid, owner] : foreground) {
     if (still_referenced.count(uid)) continue;  // dependents remain (some still terminating)
-    const std::string ns = namespace_of(owner.obj);
-    const std::string name = name_of(owner.obj);
+    const std::string ns = namespace_of(*owner.obj);
+    const std::string name = name_of(*owner.obj);
     try {
       auto after = store.mutate(owner.resource->store_key(), ns, name, [](nlohmann::json& o) {
         nlohmann::json kept = nlohmann::json::array();

@@ -210,11 +210,13 @@ ApiResponse RestApi::get_or_list(const ApiRequest& req) {
   }
   auto labels = parse_label_selector(query_value(req, "labelSelector"));
   auto fields = parse_field_selector_for(r.plural, query_value(req, "fieldSelector"));
-  auto listed = store_.list(r.store_key(), req.path.ns);
-  std::vector<nlohmann::json> items;
+  // Selected on the shared objects; only the page returned is copied.
+  auto listed = store_.list_shared(r.store_key(), req.path.ns);
+  std::vector<StoredObject> items;
+  items.reserve(listed.items.size());
   for (auto& obj : listed.items) {
-    if (matches_labels(labels, obj) && matches_fields(fields, obj)) {
-      items.push_back(to_client(r, std::move(obj)));
+    if (matches_labels(labels, *obj) && matches_fields(fields, *obj)) {
+      items.push_back(std::move(obj));
     }
   }
   std::size_t limit = 0;
@@ -225,8 +227,9 @@ ApiResponse RestApi::get_or_list(const ApiRequest& req) {
       throw bad_request("invalid limit \"" + l + "\"");
     }
   }
-  ListPage page = page_of(std::move(items), listed.resource_version, limit,
-                          query_value(req, "continue"), store_.oldest_resource_version());
+  ListPage page = page_of(items, listed.resource_version, limit, query_value(req, "continue"),
+                          store_.oldest_resource_version());
+  for (auto& obj : page.items) obj = to_client(r, std::move(obj));
   nlohmann::json metadata = {{"resourceVersion", std::to_string(page.resource_version)}};
   if (page.continue_token) {
     metadata["continue"] = *page.continue_token;
@@ -240,11 +243,14 @@ ApiResponse RestApi::get_or_list(const ApiRequest& req) {
     return {200,
             to_table(r, page.items, metadata, clock_.now(), query_value(req, "includeObject"))};
   }
+  nlohmann::json listed_items = nlohmann::json::array();
+  listed_items.get_ref<nlohmann::json::array_t&>().reserve(page.items.size());
+  for (auto& obj : page.items) listed_items.push_back(std::move(obj));  // moved, not copied
   return {200,
           {{"kind", r.kind + "List"},
            {"apiVersion", r.group_version()},
            {"metadata", metadata},
-           {"items", std::move(page.items)}}};
+           {"items", std::move(listed_items)}}};
 }
 
 ApiResponse RestApi::create(const ApiRequest& req) {

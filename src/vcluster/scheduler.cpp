@@ -132,7 +132,8 @@ SchedulerPass schedule_pending_pods(ObjectStore& store, const Clock& clock,
   const std::string now = format_rfc3339(clock.now());
   std::vector<NodeSlot> slots;
   std::map<std::string, std::size_t> slot_by_name;
-  for (const auto& nj : store.list("nodes").items) {
+  for (const auto& shared_node : store.list_shared("nodes").items) {
+    const nlohmann::json& nj = *shared_node;
     try {
       NodeSlot s;
       s.node = node_for_scheduling(nj, gpu_models);
@@ -146,9 +147,10 @@ SchedulerPass schedule_pending_pods(ObjectStore& store, const Clock& clock,
   std::vector<Pod> bound;
   std::vector<PendingPod> pending;
   std::vector<nlohmann::json> gated;
-  auto pods = store.list("pods").items;
+  const auto pods = store.list_shared("pods").items;  // read only; copied only when pending
   bound.reserve(pods.size());
-  for (auto& pj : pods) {
+  for (const auto& shared_pod : pods) {
+    const nlohmann::json& pj = *shared_pod;
     const std::string phase = pod_phase(pj);
     if (phase == "Succeeded" || phase == "Failed") continue;
     Pod p;
@@ -167,10 +169,10 @@ SchedulerPass schedule_pending_pods(ObjectStore& store, const Clock& clock,
     if (p.scheduling_gated) {
       // kube-scheduler never binds a gated pod (Kueue holds every workload it has not admitted
       // this way); the pod says why it waits, as kube-apiserver marks it.
-      gated.push_back(std::move(pj));
+      gated.push_back(pj);
       continue;
     }
-    pending.push_back(PendingPod{std::move(pj), std::move(p)});
+    pending.push_back(PendingPod{pj, std::move(p)});
   }
   for (const auto& pj : gated) {
     try {
