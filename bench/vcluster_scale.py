@@ -316,6 +316,26 @@ def run_loop_time(c, tmp, loops, log):
     return out
 
 
+def measure(nodes, pods, jobs, repeat=3, watch_samples=20, run_loops=3, log=print):
+    """Builds the cluster and measures; returns the figures (seconds)."""
+    results = {"nodes": nodes, "load_average_start": os.getloadavg()}
+    log(f"load average at start: {' '.join(f'{x:.1f}' for x in os.getloadavg())}")
+    with scratch_dir("vcluster-scale-") as tmp, Cluster(tmp, "--boot-delay", "1",
+                                                        "--metrics-address", "off") as c:
+        try:
+            api = Api(c.url, c.ssl_context)
+            results.update(build(c, api, nodes, pods, jobs, log))
+            results.update(list_latency(c, api, repeat, log))
+            results.update(watch_latency(c, api, watch_samples, log))
+            results.update(run_loop_time(c, tmp, run_loops, log))
+        except Exception:
+            sys.stderr.write("--- fitscale cluster log ---\n" + c.log_tail(3000))
+            raise
+    results["load_average_end"] = os.getloadavg()
+    log(f"load average at end: {' '.join(f'{x:.1f}' for x in os.getloadavg())}")
+    return results
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--nodes", type=int, default=4000)
@@ -326,28 +346,11 @@ def main():
     ap.add_argument("--run-loops", type=int, default=3)
     ap.add_argument("--json", help="write the figures here")
     args = ap.parse_args()
-    results = {"nodes": args.nodes, "load_average_start": os.getloadavg()}
-
-    def log(s):
-        print(s, flush=True)
-    log(f"load average at start: {' '.join(f'{x:.1f}' for x in os.getloadavg())}")
-    with scratch_dir("vcluster-scale-") as tmp, Cluster(tmp, "--boot-delay", "1",
-                                                        "--metrics-address", "off") as c:
-        try:
-            api = Api(c.url, c.ssl_context)
-            results.update(build(c, api, args.nodes, args.pods, args.jobs, log))
-            results.update(list_latency(c, api, args.repeat, log))
-            results.update(watch_latency(c, api, args.watch_samples, log))
-            results.update(run_loop_time(c, tmp, args.run_loops, log))
-        except Exception:
-            sys.stderr.write("--- fitscale cluster log ---\n" + c.log_tail(3000))
-            raise
-    results["load_average_end"] = os.getloadavg()
-    log(f"load average at end: {' '.join(f'{x:.1f}' for x in os.getloadavg())}")
+    results = measure(args.nodes, args.pods, args.jobs, args.repeat, args.watch_samples,
+                      args.run_loops, log=lambda s: print(s, flush=True))
     if args.json:
         with open(args.json, "w") as f:
             json.dump(results, f, indent=2)
-    return results
 
 
 if __name__ == "__main__":
