@@ -17,8 +17,13 @@ namespace fitscale::vcluster {
 namespace {
 
 std::string owner_job_uid(const nlohmann::json& pod) {
-  for (const auto& ref : pod["metadata"].value("ownerReferences", nlohmann::json::array())) {
-    if (ref.value("kind", "") == "Job") return ref.value("uid", "");
+  // Read in place: every pass looks at every pod.
+  auto md = pod.find("metadata");
+  if (md == pod.end() || !md->is_object()) return "";
+  auto refs = md->find("ownerReferences");
+  if (refs == md->end() || !refs->is_array()) return "";
+  for (const auto& ref : *refs) {
+    if (ref.is_object() && ref.value("kind", "") == "Job") return ref.value("uid", "");
   }
   return "";
 }

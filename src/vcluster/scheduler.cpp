@@ -129,6 +129,14 @@ void set_condition(nlohmann::json& pod, const std::string& status, const std::st
 SchedulerPass schedule_pending_pods(ObjectStore& store, const Clock& clock,
                                     const std::vector<std::string>& gpu_models) {
   SchedulerPass pass;
+  const auto pods = store.list_shared("pods").items;  // read only; copied only when pending
+  // Nothing to bind (the steady state of a full cluster): skip decoding every pod and node.
+  const bool any_pending = std::any_of(pods.begin(), pods.end(), [](const StoredObject& pj) {
+    const std::string phase = pod_phase(*pj);
+    return pod_node(*pj).empty() && phase != "Succeeded" && phase != "Failed" &&
+           !is_terminating(*pj);
+  });
+  if (!any_pending) return pass;
   const std::string now = format_rfc3339(clock.now());
   std::vector<NodeSlot> slots;
   std::map<std::string, std::size_t> slot_by_name;
@@ -147,7 +155,6 @@ SchedulerPass schedule_pending_pods(ObjectStore& store, const Clock& clock,
   std::vector<Pod> bound;
   std::vector<PendingPod> pending;
   std::vector<nlohmann::json> gated;
-  const auto pods = store.list_shared("pods").items;  // read only; copied only when pending
   bound.reserve(pods.size());
   for (const auto& shared_pod : pods) {
     const nlohmann::json& pj = *shared_pod;
