@@ -5,6 +5,7 @@
 #include "vcluster/api_error.h"
 #include "vcluster/list_pages.h"
 #include "vcluster/name_validation.h"
+#include "vcluster/object_meta.h"
 #include "vcluster/object_store.h"
 #include "vcluster/request_body.h"
 #include "vcluster/rest_api.h"
@@ -112,6 +113,41 @@ TEST_F(VclusterRest, InvalidNamesAreRefusedAndNeverStored) {
   EXPECT_FALSE(dns1123_label_error("team-a"));
   EXPECT_TRUE(dns1123_label_error(std::string(64, 'a')));
   EXPECT_TRUE(dns1123_subdomain_error("-a"));
+}
+
+TEST_F(VclusterRest, SharedListItemsAreThePagesItems) {
+  for (int i = 0; i < 7; ++i) ASSERT_EQ(create_pod("default", "s" + std::to_string(i)).status, 201);
+  auto list = [&](bool shared, const std::map<std::string, std::string>& query) {
+    ApiRequest r;
+    r.method = "GET";
+    r.path = *parse_api_path("/api/v1/namespaces/default/pods");
+    r.query = query;
+    r.shared_items_ok = shared;
+    return api.handle(r);
+  };
+  auto copied = list(false, {{"limit", "3"}});
+  auto shared = list(true, {{"limit", "3"}});
+  ASSERT_TRUE(shared.shared_items);
+  EXPECT_FALSE(shared.body.contains("items"));
+  ASSERT_EQ(shared.shared_items->size(), 3u);
+  for (std::size_t i = 0; i < 3; ++i)
+    EXPECT_EQ(*(*shared.shared_items)[i], copied.body["items"][i]);
+  EXPECT_EQ(shared.body["metadata"], copied.body["metadata"]);
+  auto next = list(true, {{"limit", "3"}, {"continue", shared.body["metadata"]["continue"]}});
+  ASSERT_EQ(next.shared_items->size(), 3u);
+  EXPECT_EQ(name_of(*next.shared_items->front()), "s3");
+  EXPECT_EQ(next.body["metadata"]["remainingItemCount"], 1);
+  // Tables are built as before.
+  auto table = [&] {
+    ApiRequest r;
+    r.method = "GET";
+    r.path = *parse_api_path("/api/v1/namespaces/default/pods");
+    r.accept = "application/json;as=Table;g=meta.k8s.io;v=v1";
+    r.shared_items_ok = true;
+    return api.handle(r);
+  }();
+  EXPECT_FALSE(table.shared_items);
+  EXPECT_EQ(table.body["kind"], "Table");
 }
 
 TEST_F(VclusterRest, PagesNeverSkipAnObjectThatExistedThroughout) {
