@@ -69,12 +69,12 @@ SharedPage shared_page_of(std::vector<StoredObject> items, std::uint64_t listed_
     page.resource_version = token.resource_version;
     // Sorted by storage key: the page starts after the token's key (a binary search, so the
     // 100th page of 50,000 pods costs what the first does).
-    first = static_cast<std::size_t>(
-        std::partition_point(items.begin(), items.end(),
-                             [&](const StoredObject& o) {
-                               return storage_key(*o) <= token.start_after;
-                             }) -
-        items.begin());
+    first =
+        static_cast<std::size_t>(std::partition_point(items.begin(), items.end(),
+                                                      [&](const StoredObject& o) {
+                                                        return storage_key(*o) <= token.start_after;
+                                                      }) -
+                                 items.begin());
   }
   std::size_t end = items.size();
   if (limit > 0 && items.size() - first > limit) end = first + limit;
@@ -89,8 +89,8 @@ SharedPage shared_page_of(std::vector<StoredObject> items, std::uint64_t listed_
   return page;
 }
 
-ListPage page_of(const std::vector<StoredObject>& items, std::uint64_t listed_rv,
-                 std::size_t limit, const std::string& continue_text, std::uint64_t oldest_rv) {
+ListPage page_of(const std::vector<StoredObject>& items, std::uint64_t listed_rv, std::size_t limit,
+                 const std::string& continue_text, std::uint64_t oldest_rv) {
   SharedPage shared = shared_page_of(items, listed_rv, limit, continue_text, oldest_rv);
   ListPage page;
   page.resource_version = shared.resource_version;

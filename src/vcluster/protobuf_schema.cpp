@@ -312,7 +312,8 @@ const Message kSubject{{{1, "kind", T::kString},
                         {2, "apiGroup", T::kString},
                         {3, "name", T::kString},
                         {4, "namespace", T::kString}}};
-const Message kRoleRef{{{1, "apiGroup", T::kString}, {2, "kind", T::kString}, {3, "name", T::kString}}};
+const Message kRoleRef{
+    {{1, "apiGroup", T::kString}, {2, "kind", T::kString}, {3, "name", T::kString}}};
 const Message kRoleBinding{{{1, "metadata", T::kMessage, false, &kObjectMeta},
                             {2, "subjects", T::kMessage, true, &kSubject},
                             {3, "roleRef", T::kMessage, false, &kRoleRef}}};

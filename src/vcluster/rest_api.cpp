@@ -230,16 +230,17 @@ ApiResponse RestApi::get_or_list(const ApiRequest& req) {
   const bool as_stored = req.shared_items_ok && !custom_table && !wants_table(req.accept) &&
                          !r.custom && r.group != "events.k8s.io";  // to_client changes nothing
   if (as_stored) {
-    SharedPage page = shared_page_of(std::move(items), listed.resource_version, limit,
-                                     query_value(req, "continue"),
-                                     store_.oldest_resource_version());
+    SharedPage page =
+        shared_page_of(std::move(items), listed.resource_version, limit,
+                       query_value(req, "continue"), store_.oldest_resource_version());
     nlohmann::json metadata = {{"resourceVersion", std::to_string(page.resource_version)}};
     if (page.continue_token) {
       metadata["continue"] = *page.continue_token;
       metadata["remainingItemCount"] = page.remaining;
     }
     ApiResponse out{
-        200, {{"kind", r.kind + "List"}, {"apiVersion", r.group_version()}, {"metadata", metadata}}};
+        200,
+        {{"kind", r.kind + "List"}, {"apiVersion", r.group_version()}, {"metadata", metadata}}};
     out.shared_items = std::move(page.items);
     return out;
   }
