@@ -123,6 +123,16 @@ def run(c):
     w = c.kubectl("wait", "--for=condition=complete", "job/hello", "--timeout=60s", check=False, timeout=90)
     check(w.returncode == 0 and "condition met" in w.stdout, f"wait: {w.stdout}{w.stderr}")
     pod = pods_of(c, "hello")[0]["metadata"]["name"]
+    # get columns of jobs and events, as kubectl prints them from kube-apiserver's Tables
+    jobs = c.kubectl("get", "jobs").stdout.splitlines()
+    check(jobs[0].split() == ["NAME", "STATUS", "COMPLETIONS", "DURATION", "AGE"], f"get jobs: {jobs}")
+    hello = [line.split() for line in jobs if line.startswith("hello ")]
+    check(hello and hello[0][1:3] == ["Complete", "1/1"], f"the hello row: {jobs}")
+    events = c.kubectl("get", "events").stdout.splitlines()
+    check(events[0].split() == ["LAST", "SEEN", "TYPE", "REASON", "OBJECT", "MESSAGE"],
+          f"get events: {events[:2]}")
+    check(any(f"Pod/{pod}" in line and "Scheduled" in line for line in events),
+          f"no Scheduled event row for Pod/{pod}: {events[:10]}")
     logs = c.kubectl("logs", pod, check=False)
     check(logs.returncode == 0 and "started on node" in logs.stdout and "exited with code 0" in logs.stdout,
           f"logs: {logs.stdout}{logs.stderr}")
