@@ -148,7 +148,8 @@ void CloudBridge::tick() {
       // A Node of that name exists already (created through the API): leave it.
     }
   }
-  for (const auto& node : store_.list("nodes").items) {
+  for (const auto& shared_node : store_.list_shared("nodes").items) {
+    const nlohmann::json& node = *shared_node;
     const std::string id = annotation_of(node, kInstanceAnnotation);
     if (id.empty() || alive.count(id)) continue;
     try {
@@ -191,7 +192,8 @@ void CloudBridge::interrupt(const std::string& instance_id) {
   if (!interruptions_.count(instance_id)) {
     interruptions_[instance_id] = clock_.now() + options_.interruption_grace_s;
   }
-  for (const auto& node : store_.list("nodes").items) {
+  for (const auto& shared_node : store_.list_shared("nodes").items) {
+    const nlohmann::json& node = *shared_node;
     if (annotation_of(node, kInstanceAnnotation) != instance_id) continue;
     store_.mutate("nodes", "", name_of(node), [&](nlohmann::json& n) {
       auto& taints = n["spec"]["taints"];

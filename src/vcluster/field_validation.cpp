@@ -24,7 +24,7 @@ const nlohmann::json* resolve(const nlohmann::json& schema) {
 void walk(const nlohmann::json& schema, const nlohmann::json& value, const std::string& path,
           std::size_t depth, std::vector<std::string>& out) {
   const nlohmann::json* s = resolve(schema);
-  if (s == nullptr || depth > kMaxDepth) return;
+  if (s == nullptr || !s->is_object() || depth > kMaxDepth) return;  // (additionalProperties: true)
   if (s->value("x-kubernetes-preserve-unknown-fields", false)) return;
   if (value.is_array() && s->contains("items")) {
     for (std::size_t i = 0; i < value.size(); ++i) {
@@ -56,6 +56,22 @@ void walk(const nlohmann::json& schema, const nlohmann::json& value, const std::
 
 std::vector<std::string> unknown_fields(const ResourceInfo& r, const nlohmann::json& obj) {
   std::vector<std::string> out;
+  if (r.custom) {
+    // A custom resource's own schema: the fields pruning would drop (apiVersion, kind and
+    // metadata at the root are the server's).
+    if (!r.schema || !obj.is_object()) return out;
+    const auto& props = r.schema->value("properties", nlohmann::json::object());
+    if (r.schema->value("x-kubernetes-preserve-unknown-fields", false)) return out;
+    for (const auto& [k, v] : obj.items()) {
+      if (k == "apiVersion" || k == "kind" || k == "metadata") continue;
+      auto it = props.find(k);
+      if (it == props.end())
+        out.push_back(k);
+      else
+        walk(*it, v, k, 1, out);
+    }
+    return out;
+  }
   const std::string name = schema_name_of(r.group, r.version, r.kind);
   if (name.empty()) return out;
   walk(openapi_component_schemas()[name], obj, "", 0, out);

@@ -34,7 +34,8 @@ Propagation deletion_propagation(const ResourceInfo& r, const std::string& query
                                  const nlohmann::json& delete_options);
 
 // Orphan: removes the references to `owner_uid` from every object that has one.
-void orphan_dependents(ObjectStore& store, const std::string& owner_uid);
+void orphan_dependents(ObjectStore& store, const ResourceRegistry& registry,
+                       const std::string& owner_uid);
 
 // Foreground: marks the owner (deletionTimestamp, the foregroundDeletion finalizer) and returns
 // it as stored. An owner already being deleted is returned unchanged.

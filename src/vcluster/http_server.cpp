@@ -182,7 +182,8 @@ void ApiHttpServer::dispatch(const httplib::Request& req, httplib::Response& res
     return;
   }
   if (req.method == "GET" && req.path.rfind("/openapi/", 0) == 0) {
-    const OpenApiAnswer doc = openapi_answer(req.path, req.get_header_value("Accept"));
+    const OpenApiAnswer doc =
+        openapi_answer(api_.registry(), req.path, req.get_header_value("Accept"));
     res.status = doc.status;
     res.set_content(doc.body, doc.content_type);
     return;
@@ -200,6 +201,7 @@ void ApiHttpServer::dispatch(const httplib::Request& req, httplib::Response& res
     return;
   }
   ApiRequest ar;
+  ar.shared_items_ok = true;  // send() below serializes shared list items
   ar.method = req.method;
   ar.path = *path;
   for (const auto& [k, v] : req.params) ar.query[k] = v;
@@ -255,6 +257,22 @@ void ApiHttpServer::dispatch(const httplib::Request& req, httplib::Response& res
   if (out.text) {
     res.status = out.status;
     res.set_content(*out.text, "text/plain");
+    return;
+  }
+  if (out.shared_items) {
+    // The list envelope, then its items serialized straight from the store's objects.
+    std::string text = out.body.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+    text.pop_back();  // the envelope's closing brace
+    text += R"(,"items":[)";
+    bool first = true;
+    for (const auto& obj : *out.shared_items) {
+      if (!first) text += ',';
+      first = false;
+      text += obj->dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+    }
+    text += "]}";
+    res.status = out.status;
+    res.set_content(std::move(text), kJson);
     return;
   }
   send(res, out.status, out.body);

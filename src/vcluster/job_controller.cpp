@@ -17,8 +17,13 @@ namespace fitscale::vcluster {
 namespace {
 
 std::string owner_job_uid(const nlohmann::json& pod) {
-  for (const auto& ref : pod["metadata"].value("ownerReferences", nlohmann::json::array())) {
-    if (ref.value("kind", "") == "Job") return ref.value("uid", "");
+  // Read in place: every pass looks at every pod.
+  auto md = pod.find("metadata");
+  if (md == pod.end() || !md->is_object()) return "";
+  auto refs = md->find("ownerReferences");
+  if (refs == md->end() || !refs->is_array()) return "";
+  for (const auto& ref : *refs) {
+    if (ref.is_object() && ref.value("kind", "") == "Job") return ref.value("uid", "");
   }
   return "";
 }
@@ -114,11 +119,11 @@ JobPass run_job_controller(ObjectStore& store, const Clock& clock) {
   JobPass pass;
   const std::string now = format_rfc3339(clock.now());
   auto jobs = store.list("jobs").items;
-  auto pods = store.list("pods").items;
+  const auto pods = store.list_shared("pods").items;                  // read only: not copied
   std::map<std::string, std::vector<const nlohmann::json*>> pods_of;  // job uid -> pods
   for (const auto& p : pods) {
-    const std::string uid = owner_job_uid(p);
-    if (!uid.empty()) pods_of[uid].push_back(&p);
+    const std::string uid = owner_job_uid(*p);
+    if (!uid.empty()) pods_of[uid].push_back(p.get());
   }
   for (const auto& job : jobs) {
     // Being deleted (foreground): its pods are the garbage collector's; none are replaced.

@@ -62,12 +62,13 @@ KubeletPass run_kubelets(ObjectStore& store, const Clock& clock) {
   const std::string now = format_rfc3339(now_t);
   std::set<std::string> nodes;
   std::set<std::string> dead;  // NotReady: their kubelet is gone and does nothing
-  for (const auto& n : store.list("nodes").items) {
-    nodes.insert(name_of(n));
-    if (!node_is_ready(n)) dead.insert(name_of(n));
+  for (const auto& n : store.list_shared("nodes").items) {
+    nodes.insert(name_of(*n));
+    if (!node_is_ready(*n)) dead.insert(name_of(*n));
   }
 
-  for (const auto& pod : store.list("pods").items) {
+  for (const auto& shared : store.list_shared("pods").items) {
+    const nlohmann::json& pod = *shared;
     const std::string node = pod_node(pod);
     const std::string ns = namespace_of(pod);
     const std::string name = name_of(pod);

@@ -2,6 +2,8 @@
 
 #include <openssl/evp.h>
 
+#include <algorithm>
+
 #include "vcluster/api_error.h"
 #include "vcluster/object_meta.h"
 
@@ -51,9 +53,10 @@ ContinueToken decode_continue(const std::string& text) {
   }
 }
 
-ListPage page_of(std::vector<nlohmann::json> items, std::uint64_t listed_rv, std::size_t limit,
-                 const std::string& continue_text, std::uint64_t oldest_rv) {
-  ListPage page;
+SharedPage shared_page_of(std::vector<StoredObject> items, std::uint64_t listed_rv,
+                          std::size_t limit, const std::string& continue_text,
+                          std::uint64_t oldest_rv) {
+  SharedPage page;
   page.resource_version = listed_rv;
   std::size_t first = 0;
   if (!continue_text.empty()) {
@@ -64,17 +67,37 @@ ListPage page_of(std::vector<nlohmann::json> items, std::uint64_t listed_rv, std
                      "result. You can start a new list without the continue parameter.");
     }
     page.resource_version = token.resource_version;
-    while (first < items.size() && storage_key(items[first]) <= token.start_after) ++first;
+    // Sorted by storage key: the page starts after the token's key (a binary search, so the
+    // 100th page of 50,000 pods costs what the first does).
+    first =
+        static_cast<std::size_t>(std::partition_point(items.begin(), items.end(),
+                                                      [&](const StoredObject& o) {
+                                                        return storage_key(*o) <= token.start_after;
+                                                      }) -
+                                 items.begin());
   }
   std::size_t end = items.size();
   if (limit > 0 && items.size() - first > limit) end = first + limit;
-  page.items.reserve(end - first);
-  for (std::size_t i = first; i < end; ++i) page.items.push_back(std::move(items[i]));
   if (end < items.size()) {
     page.continue_token =
-        encode_continue(ContinueToken{page.resource_version, storage_key(page.items.back())});
+        encode_continue(ContinueToken{page.resource_version, storage_key(*items[end - 1])});
     page.remaining = items.size() - end;
   }
+  items.erase(items.begin() + static_cast<long>(end), items.end());
+  items.erase(items.begin(), items.begin() + static_cast<long>(first));
+  page.items = std::move(items);
+  return page;
+}
+
+ListPage page_of(const std::vector<StoredObject>& items, std::uint64_t listed_rv, std::size_t limit,
+                 const std::string& continue_text, std::uint64_t oldest_rv) {
+  SharedPage shared = shared_page_of(items, listed_rv, limit, continue_text, oldest_rv);
+  ListPage page;
+  page.resource_version = shared.resource_version;
+  page.continue_token = std::move(shared.continue_token);
+  page.remaining = shared.remaining;
+  page.items.reserve(shared.items.size());
+  for (const auto& o : shared.items) page.items.push_back(*o);
   return page;
 }
 

@@ -13,6 +13,8 @@
 #include <string>
 #include <vector>
 
+#include "vcluster/object_store.h"
+
 namespace fitscale::vcluster {
 
 struct ContinueToken {
@@ -31,10 +33,21 @@ struct ListPage {
   std::size_t remaining = 0;  // remainingItemCount, when continue_token is set
 };
 
+// The same page without copying its objects.
+struct SharedPage {
+  std::vector<StoredObject> items;
+  std::uint64_t resource_version = 0;
+  std::optional<std::string> continue_token;
+  std::size_t remaining = 0;
+};
+SharedPage shared_page_of(std::vector<StoredObject> items, std::uint64_t listed_rv,
+                          std::size_t limit, const std::string& continue_text,
+                          std::uint64_t oldest_rv);
+
 // `items` are the matching objects in storage-key order, listed at `listed_rv`; `limit` 0 = all;
 // `continue_text` empty = first page. `oldest_rv` is the oldest version the store can still
-// speak for (410 Expired for a token older than that).
-ListPage page_of(std::vector<nlohmann::json> items, std::uint64_t listed_rv, std::size_t limit,
+// speak for (410 Expired for a token older than that). Only the page's objects are copied.
+ListPage page_of(const std::vector<StoredObject>& items, std::uint64_t listed_rv, std::size_t limit,
                  const std::string& continue_text, std::uint64_t oldest_rv);
 
 }  // namespace fitscale::vcluster

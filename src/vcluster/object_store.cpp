@@ -58,19 +58,23 @@ nlohmann::json ObjectStore::create(const std::string& resource, const std::strin
   md["resourceVersion"] = std::to_string(rv_);
   md["creationTimestamp"] = format_rfc3339(clock_.now());
   if (!md.contains("generation")) md["generation"] = 1;
-  bucket[key(ns, name)] = obj;
+  bucket[key(ns, name)] = std::make_shared<const nlohmann::json>(obj);
   record(resource, "ADDED", obj, nullptr);
   return obj;
 }
 
 std::optional<nlohmann::json> ObjectStore::find(const std::string& resource, const std::string& ns,
                                                 const std::string& name) const {
-  std::lock_guard lock(mu_);
-  auto b = objects_.find(resource);
-  if (b == objects_.end()) return std::nullopt;
-  auto it = b->second.find(key(ns, name));
-  if (it == b->second.end()) return std::nullopt;
-  return it->second;
+  StoredObject found;
+  {
+    std::lock_guard lock(mu_);
+    auto b = objects_.find(resource);
+    if (b == objects_.end()) return std::nullopt;
+    auto it = b->second.find(key(ns, name));
+    if (it == b->second.end()) return std::nullopt;
+    found = it->second;
+  }
+  return *found;  // copied outside the lock
 }
 
 nlohmann::json ObjectStore::get(const std::string& resource, const std::string& ns,
@@ -80,15 +84,32 @@ nlohmann::json ObjectStore::get(const std::string& resource, const std::string& 
   return *o;
 }
 
-ListResult ObjectStore::list(const std::string& resource, const std::string& ns) const {
+SharedList ObjectStore::list_shared(const std::string& resource, const std::string& ns) const {
   std::lock_guard lock(mu_);
-  ListResult out;
+  SharedList out;
   out.resource_version = rv_;
   auto b = objects_.find(resource);
   if (b == objects_.end()) return out;
-  for (const auto& [k, obj] : b->second) {
-    if (ns.empty() || k.compare(0, ns.size() + 1, ns + "/") == 0) out.items.push_back(obj);
+  if (ns.empty()) {
+    out.items.reserve(b->second.size());
+    for (const auto& [k, obj] : b->second) out.items.push_back(obj);
+    return out;
   }
+  // Keys are "namespace/name": one namespace is one contiguous range.
+  const std::string prefix = ns + "/";
+  for (auto it = b->second.lower_bound(prefix);
+       it != b->second.end() && it->first.compare(0, prefix.size(), prefix) == 0; ++it) {
+    out.items.push_back(it->second);
+  }
+  return out;
+}
+
+ListResult ObjectStore::list(const std::string& resource, const std::string& ns) const {
+  SharedList shared = list_shared(resource, ns);
+  ListResult out;
+  out.resource_version = shared.resource_version;
+  out.items.reserve(shared.items.size());
+  for (const auto& obj : shared.items) out.items.push_back(*obj);  // copied outside the lock
   return out;
 }
 
@@ -101,7 +122,7 @@ nlohmann::json ObjectStore::replace(const std::string& resource, const std::stri
   if (it == bucket.end()) throw not_found(resource, name);
   auto& md = obj["metadata"];
   if (!md.is_object()) md = nlohmann::json::object();
-  const auto& old_md = it->second["metadata"];
+  const auto& old_md = (*it->second)["metadata"];
   const std::string want = md.value("resourceVersion", std::string());
   if (!want.empty() && want != old_md.value("resourceVersion", std::string())) {
     throw conflict(resource, name);
@@ -113,13 +134,13 @@ nlohmann::json ObjectStore::replace(const std::string& resource, const std::stri
   for (const char* f : {"uid", "creationTimestamp", "deletionTimestamp"}) {
     if (old_md.contains(f)) md[f] = old_md[f];
   }
-  nlohmann::json previous = it->second;
-  md["resourceVersion"] = previous["metadata"]["resourceVersion"];
-  if (obj == previous) return previous;
+  const StoredObject previous = it->second;
+  md["resourceVersion"] = (*previous)["metadata"]["resourceVersion"];
+  if (obj == *previous) return *previous;
   ++rv_;
   md["resourceVersion"] = std::to_string(rv_);
-  it->second = obj;
-  record(resource, "MODIFIED", obj, std::move(previous));
+  it->second = std::make_shared<const nlohmann::json>(obj);
+  record(resource, "MODIFIED", obj, *previous);
   return obj;
 }
 
@@ -130,14 +151,14 @@ nlohmann::json ObjectStore::mutate(const std::string& resource, const std::strin
   auto& bucket = objects_[resource];
   auto it = bucket.find(key(ns, name));
   if (it == bucket.end()) throw not_found(resource, name);
-  nlohmann::json obj = it->second;
+  nlohmann::json obj = *it->second;
   fn(obj);
-  if (obj == it->second) return obj;
+  if (obj == *it->second) return obj;
   ++rv_;
   obj["metadata"]["resourceVersion"] = std::to_string(rv_);
-  nlohmann::json previous = std::move(it->second);
-  it->second = obj;
-  record(resource, "MODIFIED", obj, std::move(previous));
+  const StoredObject previous = it->second;
+  it->second = std::make_shared<const nlohmann::json>(obj);
+  record(resource, "MODIFIED", obj, *previous);
   return obj;
 }
 
@@ -147,7 +168,7 @@ nlohmann::json ObjectStore::remove(const std::string& resource, const std::strin
   auto& bucket = objects_[resource];
   auto it = bucket.find(key(ns, name));
   if (it == bucket.end()) throw not_found(resource, name);
-  nlohmann::json obj = std::move(it->second);
+  nlohmann::json obj = *it->second;
   bucket.erase(it);
   ++rv_;
   obj["metadata"]["resourceVersion"] = std::to_string(rv_);

@@ -4,6 +4,9 @@
 
 #include <functional>
 #include <nlohmann/json.hpp>
+#include <set>
+#include <string_view>
+#include <vector>
 
 #include "vcluster/api_error.h"
 #include "vcluster/openapi_schemas.h"
@@ -22,11 +25,50 @@ std::string gv_path(const std::string& group, const std::string& version) {
   return group.empty() ? "api/" + version : "apis/" + group + "/" + version;
 }
 
-// The schema a kind's operations return and take: the hand-written one, or an open object.
+// A custom kind's component name as kube-apiserver publishes it: the group reversed, then
+// version and kind ("io.fitscale.v1alpha1.Pool" for fitscale.io/v1alpha1 Pool).
+std::string custom_schema_name(const ResourceInfo& r) {
+  std::string reversed;
+  std::string_view g = r.group;
+  while (!g.empty()) {
+    const auto dot = g.rfind('.');
+    const std::string_view label = dot == std::string_view::npos ? g : g.substr(dot + 1);
+    reversed += (reversed.empty() ? "" : ".") + std::string(label);
+    g = dot == std::string_view::npos ? std::string_view() : g.substr(0, dot);
+  }
+  return reversed + "." + r.version + "." + r.kind;
+}
+
+// The schema a kind's operations return and take: the hand-written one, a custom resource's
+// own, or an open object.
 std::string schema_ref(const ResourceInfo& r) {
-  std::string name = schema_name_of(r.group, r.version, r.kind);
+  std::string name =
+      r.custom && r.schema ? custom_schema_name(r) : schema_name_of(r.group, r.version, r.kind);
   if (name.empty()) name = "fitscale.open." + r.group_version() + "." + r.kind;
   return "#/components/schemas/" + name;
+}
+
+// A custom resource's openAPIV3Schema as kube-apiserver publishes it: apiVersion, kind and
+// metadata (ObjectMeta) added, tagged with its group/version/kind so `kubectl explain` finds it.
+nlohmann::json custom_schema(const ResourceInfo& r) {
+  nlohmann::json s = *r.schema;
+  if (!s.is_object()) s = nlohmann::json::object();
+  s["type"] = "object";
+  auto& props = s["properties"];
+  if (!props.is_object()) props = nlohmann::json::object();
+  props["apiVersion"] = {
+      {"type", "string"},
+      {"description",
+       "APIVersion defines the versioned schema of this representation of an object."}};
+  props["kind"] = {{"type", "string"},
+                   {"description",
+                    "Kind is a string value representing the REST resource this object "
+                    "represents."}};
+  props["metadata"] = {
+      {"$ref", "#/components/schemas/io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta"},
+      {"description", "Standard object's metadata."}};
+  s["x-kubernetes-group-version-kind"] = nlohmann::json::array({gvk_of(r)});
+  return s;
 }
 
 nlohmann::json query_param(const std::string& name, const std::string& description) {
@@ -88,16 +130,20 @@ nlohmann::json path_param(const std::string& name) {
 }
 
 // The paths of one group/version (empty when it serves nothing) and the schemas they use.
-nlohmann::json group_version_document(const std::string& group, const std::string& version) {
+nlohmann::json group_version_document(const std::vector<const ResourceInfo*>& served,
+                                      const std::string& group, const std::string& version) {
   nlohmann::json paths = nlohmann::json::object();
   nlohmann::json schemas = openapi_component_schemas();
-  for (const auto& r : builtin_resources()) {
+  for (const auto* rp : served) {
+    const ResourceInfo& r = *rp;
     if (r.group != group || r.version != version) continue;
     const std::string base = "/" + gv_path(group, version) + "/" +
                              (r.namespaced ? "namespaces/{namespace}/" : "") + r.plural;
     const std::string ref = schema_ref(r);
     const std::string name = ref.substr(std::string("#/components/schemas/").size());
-    if (!schemas.contains(name)) {
+    if (r.custom && r.schema) {
+      schemas[name] = custom_schema(r);
+    } else if (!schemas.contains(name)) {
       schemas[name] = {{"description", r.kind + " (served without a schema: any field is kept)"},
                        {"type", "object"},
                        {"x-kubernetes-preserve-unknown-fields", true},
@@ -116,7 +162,7 @@ nlohmann::json group_version_document(const std::string& group, const std::strin
                                {"delete", operation(r, "delete", ref)},
                                {"parameters", item_params}};
     for (const auto& sub : r.subresources) {
-      if (sub != "status") continue;
+      if (sub != "status") continue;  // (scale's Scale schema is not written)
       paths[base + "/{name}/status"] = {{"get", operation(r, "get", ref)},
                                         {"put", operation(r, "put", ref)},
                                         {"patch", operation(r, "patch", ref)},
@@ -134,14 +180,14 @@ std::string hash_of(const std::string& body) {
   return fmt::format("{:016X}", std::hash<std::string>{}(body));
 }
 
-nlohmann::json v3_index() {
+nlohmann::json v3_index(const std::vector<const ResourceInfo*>& served) {
   nlohmann::json paths = nlohmann::json::object();
-  for (const auto& r : builtin_resources()) {
-    const std::string p = gv_path(r.group, r.version);
+  for (const auto* r : served) {
+    const std::string p = gv_path(r->group, r->version);
     if (paths.contains(p)) continue;
     paths[p] = {{"serverRelativeURL",
-                 "/openapi/v3/" + p +
-                     "?hash=" + hash_of(group_version_document(r.group, r.version).dump())}};
+                 "/openapi/v3/" + p + "?hash=" +
+                     hash_of(group_version_document(served, r->group, r->version).dump())}};
   }
   return {{"paths", paths}};
 }
@@ -164,11 +210,13 @@ nlohmann::json rewrite_refs(nlohmann::json j) {
   return j;
 }
 
-nlohmann::json v2_document() {
+nlohmann::json v2_document(const std::vector<const ResourceInfo*>& served) {
   nlohmann::json paths = nlohmann::json::object();
   nlohmann::json definitions = nlohmann::json::object();
-  for (const auto& r : builtin_resources()) {
-    auto doc = group_version_document(r.group, r.version);
+  std::set<std::string> done;
+  for (const auto* r : served) {
+    if (!done.insert(r->group_version()).second) continue;
+    auto doc = group_version_document(served, r->group, r->version);
     for (auto& [k, v] : doc["components"]["schemas"].items()) definitions[k] = v;
     for (auto& [k, v] : doc["paths"].items()) {
       nlohmann::json item = nlohmann::json::object();
@@ -215,7 +263,9 @@ OpenApiAnswer not_found() {
 
 }  // namespace
 
-OpenApiAnswer openapi_answer(const std::string& raw_path, const std::string& accept) {
+OpenApiAnswer openapi_answer(const ResourceRegistry& registry, const std::string& raw_path,
+                             const std::string& accept) {
+  const std::vector<const ResourceInfo*> served = registry.all();
   std::string path = raw_path;
   while (path.size() > 1 && path.back() == '/') path.pop_back();
   if (path == "/openapi/v2") {
@@ -228,9 +278,9 @@ OpenApiAnswer openapi_answer(const std::string& raw_path, const std::string& acc
                   ApiError(406, "NotAcceptable", "only application/json is served for /openapi/v2"))
                   .dump()};
     }
-    return {200, "application/json", v2_document().dump()};
+    return {200, "application/json", v2_document(served).dump()};
   }
-  if (path == "/openapi/v3") return {200, "application/json", v3_index().dump()};
+  if (path == "/openapi/v3") return {200, "application/json", v3_index(served).dump()};
   const std::string prefix = "/openapi/v3/";
   if (path.rfind(prefix, 0) != 0) return not_found();
   const std::string gv = path.substr(prefix.size());
@@ -247,7 +297,7 @@ OpenApiAnswer openapi_answer(const std::string& raw_path, const std::string& acc
     return not_found();
   }
   if (version.empty() || version.find('/') != std::string::npos) return not_found();
-  auto doc = group_version_document(group, version);
+  auto doc = group_version_document(served, group, version);
   if (doc.is_null()) return not_found();
   return {200, "application/json", doc.dump()};
 }

@@ -37,7 +37,8 @@ void update_disruption_budgets(ObjectStore& store) {
         label_selector_from_json(spec.value("selector", nlohmann::json::object()));
     std::int64_t expected = 0, healthy = 0;
     std::set<std::string> present;
-    for (const auto& pod : store.list("pods", ns).items) {
+    for (const auto& shared : store.list_shared("pods", ns).items) {
+      const nlohmann::json& pod = *shared;
       if (!matches(selector, labels_of(pod))) continue;
       present.insert(name_of(pod));
       const std::string phase = pod_phase(pod);

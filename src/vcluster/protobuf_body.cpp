@@ -149,8 +149,9 @@ nlohmann::json decode_protobuf_body(std::string_view body) {
     throw ApiError(415, "UnsupportedMediaType",
                    "the body of the request was in an unknown format - accepted media types "
                    "include: application/json, application/yaml (this virtual cluster reads "
-                   "protobuf only for Namespace, ConfigMap, ServiceAccount, Deployment, Job, "
-                   "PodDisruptionBudget and SelfSubjectAccessReview; " +
+                   "protobuf only for Namespace, ConfigMap, Secret, ServiceAccount, Service, "
+                   "Deployment, Job, PodDisruptionBudget, PriorityClass, Role, ClusterRole, "
+                   "RoleBinding, ClusterRoleBinding and SelfSubjectAccessReview; " +
                        kind + " was sent)");
   }
   obj["apiVersion"] = api_version;

@@ -272,6 +272,52 @@ const Message kJob{{{1, "metadata", T::kMessage, false, &kObjectMeta},
 const Message kPdb{{{1, "metadata", T::kMessage, false, &kObjectMeta},
                     {2, "spec", T::kMessage, false, &kPdbSpec}}};
 
+// core/v1 Secret and Service; scheduling/v1 PriorityClass; rbac/v1 roles and bindings: what
+// `kubectl create secret|service|priorityclass|role|rolebinding|clusterrole|clusterrolebinding`
+// send.
+const Message kSecret{{{1, "metadata", T::kMessage, false, &kObjectMeta},
+                       {2, "data", T::kBytesMap},
+                       {3, "type", T::kString},
+                       {4, "stringData", T::kStringMap},
+                       {5, "immutable", T::kBool}}};
+const Message kServicePort{{{1, "name", T::kString},
+                            {2, "protocol", T::kString},
+                            {3, "port", T::kInt},
+                            {4, "targetPort", T::kIntOrString},
+                            {5, "nodePort", T::kInt},
+                            {6, "appProtocol", T::kString}}};
+const Message kServiceSpec{{{1, "ports", T::kMessage, true, &kServicePort},
+                            {2, "selector", T::kStringMap},
+                            {3, "clusterIP", T::kString},
+                            {4, "type", T::kString},
+                            {5, "externalIPs", T::kString, true},
+                            {7, "sessionAffinity", T::kString},
+                            {10, "externalName", T::kString},
+                            {18, "clusterIPs", T::kString, true}}};
+const Message kService{{{1, "metadata", T::kMessage, false, &kObjectMeta},
+                        {2, "spec", T::kMessage, false, &kServiceSpec}}};
+const Message kPriorityClass{{{1, "metadata", T::kMessage, false, &kObjectMeta},
+                              {2, "value", T::kInt},
+                              {3, "globalDefault", T::kBool},
+                              {4, "description", T::kString},
+                              {5, "preemptionPolicy", T::kString}}};
+const Message kPolicyRule{{{1, "verbs", T::kString, true},
+                           {2, "apiGroups", T::kString, true},
+                           {3, "resources", T::kString, true},
+                           {4, "resourceNames", T::kString, true},
+                           {5, "nonResourceURLs", T::kString, true}}};
+const Message kRole{{{1, "metadata", T::kMessage, false, &kObjectMeta},
+                     {2, "rules", T::kMessage, true, &kPolicyRule}}};
+const Message kSubject{{{1, "kind", T::kString},
+                        {2, "apiGroup", T::kString},
+                        {3, "name", T::kString},
+                        {4, "namespace", T::kString}}};
+const Message kRoleRef{
+    {{1, "apiGroup", T::kString}, {2, "kind", T::kString}, {3, "name", T::kString}}};
+const Message kRoleBinding{{{1, "metadata", T::kMessage, false, &kObjectMeta},
+                            {2, "subjects", T::kMessage, true, &kSubject},
+                            {3, "roleRef", T::kMessage, false, &kRoleRef}}};
+
 }  // namespace
 
 nlohmann::json decode_protobuf_object(std::string_view kind, std::string_view raw) {
@@ -282,6 +328,11 @@ nlohmann::json decode_protobuf_object(std::string_view kind, std::string_view ra
   if (kind == "Deployment") m = &kDeployment;
   if (kind == "Job") m = &kJob;
   if (kind == "PodDisruptionBudget") m = &kPdb;
+  if (kind == "Secret") m = &kSecret;
+  if (kind == "Service") m = &kService;
+  if (kind == "PriorityClass") m = &kPriorityClass;
+  if (kind == "Role" || kind == "ClusterRole") m = &kRole;  // (aggregationRule not read)
+  if (kind == "RoleBinding" || kind == "ClusterRoleBinding") m = &kRoleBinding;
   if (!m) return nullptr;
   nlohmann::json obj = decode(raw, *m, 0);
   if (!obj.contains("metadata")) obj["metadata"] = nlohmann::json::object();

@@ -210,11 +210,13 @@ ApiResponse RestApi::get_or_list(const ApiRequest& req) {
   }
   auto labels = parse_label_selector(query_value(req, "labelSelector"));
   auto fields = parse_field_selector_for(r.plural, query_value(req, "fieldSelector"));
-  auto listed = store_.list(r.store_key(), req.path.ns);
-  std::vector<nlohmann::json> items;
+  // Selected on the shared objects; only the page returned is copied.
+  auto listed = store_.list_shared(r.store_key(), req.path.ns);
+  std::vector<StoredObject> items;
+  items.reserve(listed.items.size());
   for (auto& obj : listed.items) {
-    if (matches_labels(labels, obj) && matches_fields(fields, obj)) {
-      items.push_back(to_client(r, std::move(obj)));
+    if (matches_labels(labels, *obj) && matches_fields(fields, *obj)) {
+      items.push_back(std::move(obj));
     }
   }
   std::size_t limit = 0;
@@ -225,8 +227,26 @@ ApiResponse RestApi::get_or_list(const ApiRequest& req) {
       throw bad_request("invalid limit \"" + l + "\"");
     }
   }
-  ListPage page = page_of(std::move(items), listed.resource_version, limit,
-                          query_value(req, "continue"), store_.oldest_resource_version());
+  const bool as_stored = req.shared_items_ok && !custom_table && !wants_table(req.accept) &&
+                         !r.custom && r.group != "events.k8s.io";  // to_client changes nothing
+  if (as_stored) {
+    SharedPage page =
+        shared_page_of(std::move(items), listed.resource_version, limit,
+                       query_value(req, "continue"), store_.oldest_resource_version());
+    nlohmann::json metadata = {{"resourceVersion", std::to_string(page.resource_version)}};
+    if (page.continue_token) {
+      metadata["continue"] = *page.continue_token;
+      metadata["remainingItemCount"] = page.remaining;
+    }
+    ApiResponse out{
+        200,
+        {{"kind", r.kind + "List"}, {"apiVersion", r.group_version()}, {"metadata", metadata}}};
+    out.shared_items = std::move(page.items);
+    return out;
+  }
+  ListPage page = page_of(items, listed.resource_version, limit, query_value(req, "continue"),
+                          store_.oldest_resource_version());
+  for (auto& obj : page.items) obj = to_client(r, std::move(obj));
   nlohmann::json metadata = {{"resourceVersion", std::to_string(page.resource_version)}};
   if (page.continue_token) {
     metadata["continue"] = *page.continue_token;
@@ -240,11 +260,14 @@ ApiResponse RestApi::get_or_list(const ApiRequest& req) {
     return {200,
             to_table(r, page.items, metadata, clock_.now(), query_value(req, "includeObject"))};
   }
+  nlohmann::json listed_items = nlohmann::json::array();
+  listed_items.get_ref<nlohmann::json::array_t&>().reserve(page.items.size());
+  for (auto& obj : page.items) listed_items.push_back(std::move(obj));  // moved, not copied
   return {200,
           {{"kind", r.kind + "List"},
            {"apiVersion", r.group_version()},
            {"metadata", metadata},
-           {"items", std::move(page.items)}}};
+           {"items", std::move(listed_items)}}};
 }
 
 ApiResponse RestApi::create(const ApiRequest& req) {
@@ -385,7 +408,8 @@ ApiResponse RestApi::patch(const ApiRequest& req) {
 
 ApiResponse RestApi::apply(const ApiRequest& req) {
   const auto& r = *req.path.resource;
-  const ApplyRequest how{query_value(req, "fieldManager"), format_rfc3339(clock_.now())};
+  const ApplyRequest how{query_value(req, "fieldManager"), format_rfc3339(clock_.now()),
+                         query_flag(req.query, "force")};
   check_apply_request(how);
   const nlohmann::json applied = parse_apply_body(req.body);
   const std::string body_name = name_of(applied);
@@ -393,29 +417,39 @@ ApiResponse RestApi::apply(const ApiRequest& req) {
     throw bad_request("the name of the object (" + body_name +
                       ") does not match the name on the URL (" + req.path.name + ")");
   }
+  const bool dry = dry_run(req);
   if (!is_status(req) && !store_.find(r.store_key(), req.path.ns, req.path.name)) {
     // Apply creates an absent object.
     nlohmann::json obj = server_side_apply(nullptr, applied, how);
     obj["metadata"]["name"] = req.path.name;
     validate_object_names(r, req.path.ns, obj);
     admit_create(r, obj);
+    if (dry) return {201, obj};
     if (r.namespaced) ensure_namespace(req.path.ns);
-    auto created = store_.create(r.store_key(), req.path.ns, std::move(obj));
+    auto created = store_.create(r.store_key(), req.path.ns, to_storage(r, std::move(obj)));
     if (r.plural == "jobs") {
       created = store_.mutate(r.store_key(), req.path.ns, name_of(created),
                               [&](nlohmann::json& o) { admit_created(r, o); });
     }
-    return {201, created};
+    return {201, to_client(r, std::move(created))};
   }
-  return {200, store_.mutate(r.store_key(), req.path.ns, req.path.name, [&](nlohmann::json& obj) {
-            nlohmann::json next = server_side_apply(obj, applied, how);
-            admit_update(r, obj, next, is_status(req));
-            next["metadata"]["name"] = req.path.name;
-            for (const char* f : {"uid", "creationTimestamp", "resourceVersion", "namespace"}) {
-              if (obj["metadata"].contains(f)) next["metadata"][f] = obj["metadata"][f];
-            }
-            obj = std::move(next);
-          })};
+  // As patch: read, apply, write with the read version as precondition, again when another
+  // writer came first. write_update runs webhooks and dry run as for any update.
+  for (int attempt = 0;; ++attempt) {
+    auto stored = store_.get(r.store_key(), req.path.ns, req.path.name);
+    const nlohmann::json current = to_client(r, stored);
+    nlohmann::json next = server_side_apply(current, applied, how);
+    admit_update(r, current, next, is_status(req));
+    next["metadata"]["name"] = req.path.name;
+    for (const char* f : {"uid", "creationTimestamp", "resourceVersion", "namespace"}) {
+      if (current["metadata"].contains(f)) next["metadata"][f] = current["metadata"][f];
+    }
+    try {
+      return {200, write_update(req, stored, std::move(next))};
+    } catch (const ApiError& e) {
+      if (e.reason() != "Conflict" || attempt >= 20) throw;
+    }
+  }
 }
 
 ApiResponse RestApi::get_scale(const ApiRequest& req) {
@@ -522,7 +556,8 @@ ApiResponse RestApi::remove(const ApiRequest& req) {
       break;
     case Propagation::kOrphan:
       if (!dry)
-        orphan_dependents(store_, uid_of(store_.get(r.store_key(), req.path.ns, req.path.name)));
+        orphan_dependents(store_, registry_,
+                          uid_of(store_.get(r.store_key(), req.path.ns, req.path.name)));
       break;
     case Propagation::kBackground:
       break;  // the garbage collector's next pass deletes the dependents

@@ -44,6 +44,9 @@ struct ApiRequest {
   std::string body;
   std::string content_type;
   std::string accept;  // "application/json;as=Table;..." asks for Table output (tables.h)
+  // The caller serializes ApiResponse::shared_items itself (the HTTP server): a list of stored
+  // objects is answered without copying them into `body`.
+  bool shared_items_ok = false;
 };
 
 struct ApiResponse {
@@ -59,6 +62,9 @@ struct ApiResponse {
   nlohmann::json body;
   std::optional<std::string> text;    // a text/plain body instead of `body` (pods/log)
   std::vector<std::string> warnings;  // sent as `Warning: 299 - "..."` headers
+  // With ApiRequest::shared_items_ok, a list's items as stored: `body` is the list without
+  // "items", and these go into it as they are (no copy of 50,000 pods to serialize them).
+  std::optional<std::vector<StoredObject>> shared_items;
 };
 
 class RestApi {

@@ -129,10 +129,19 @@ void set_condition(nlohmann::json& pod, const std::string& status, const std::st
 SchedulerPass schedule_pending_pods(ObjectStore& store, const Clock& clock,
                                     const std::vector<std::string>& gpu_models) {
   SchedulerPass pass;
+  const auto pods = store.list_shared("pods").items;  // read only; copied only when pending
+  // Nothing to bind (the steady state of a full cluster): skip decoding every pod and node.
+  const bool any_pending = std::any_of(pods.begin(), pods.end(), [](const StoredObject& pj) {
+    const std::string phase = pod_phase(*pj);
+    return pod_node(*pj).empty() && phase != "Succeeded" && phase != "Failed" &&
+           !is_terminating(*pj);
+  });
+  if (!any_pending) return pass;
   const std::string now = format_rfc3339(clock.now());
   std::vector<NodeSlot> slots;
   std::map<std::string, std::size_t> slot_by_name;
-  for (const auto& nj : store.list("nodes").items) {
+  for (const auto& shared_node : store.list_shared("nodes").items) {
+    const nlohmann::json& nj = *shared_node;
     try {
       NodeSlot s;
       s.node = node_for_scheduling(nj, gpu_models);
@@ -146,9 +155,9 @@ SchedulerPass schedule_pending_pods(ObjectStore& store, const Clock& clock,
   std::vector<Pod> bound;
   std::vector<PendingPod> pending;
   std::vector<nlohmann::json> gated;
-  auto pods = store.list("pods").items;
   bound.reserve(pods.size());
-  for (auto& pj : pods) {
+  for (const auto& shared_pod : pods) {
+    const nlohmann::json& pj = *shared_pod;
     const std::string phase = pod_phase(pj);
     if (phase == "Succeeded" || phase == "Failed") continue;
     Pod p;
@@ -167,10 +176,10 @@ SchedulerPass schedule_pending_pods(ObjectStore& store, const Clock& clock,
     if (p.scheduling_gated) {
       // kube-scheduler never binds a gated pod (Kueue holds every workload it has not admitted
       // this way); the pod says why it waits, as kube-apiserver marks it.
-      gated.push_back(std::move(pj));
+      gated.push_back(pj);
       continue;
     }
-    pending.push_back(PendingPod{std::move(pj), std::move(p)});
+    pending.push_back(PendingPod{pj, std::move(p)});
   }
   for (const auto& pj : gated) {
     try {

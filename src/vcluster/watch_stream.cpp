@@ -98,9 +98,9 @@ void stream_watch(const ObjectStore& store, const WatchRequest& w,
       !w.send_initial_events && (w.resource_version.empty() || w.resource_version == "0");
   if (w.send_initial_events.value_or(false) || legacy_initial) {
     // NotOlderThan any given version: the current state is at least as new as it.
-    auto listed = store.list(w.resource->store_key(), w.ns);
+    auto listed = store.list_shared(w.resource->store_key(), w.ns);
     for (const auto& obj : listed.items) {
-      if (selected(w, obj) && !write(line(w, "ADDED", obj))) return;
+      if (selected(w, *obj) && !write(line(w, "ADDED", *obj))) return;
     }
     rv = listed.resource_version;
     if (w.send_initial_events && !write(line("BOOKMARK", bookmark(w, rv, true)))) return;

@@ -3,8 +3,9 @@ writes it: Debian's python3-kubernetes (run by /usr/bin/python3) and npm's
 @kubernetes/client-node (tests/e2e/js, installed by scripts/setup.sh).
 
 Each client runs its flows script (tests/e2e/clients/python_client_flows.py,
-tests/e2e/js/client_flows.mjs): create/get/list, dry-run create, JSON, merge and strategic merge
-patches, pagination with limit/continue, a watch and an informer, a Lease renewed and a stale
+tests/e2e/js/client_flows.mjs): create/get/list, dry-run (create; the Python client also patch
+and delete), JSON, merge and strategic merge patches, server-side apply (a second manager's 409
+Conflict, then force), pagination with limit/continue, a watch and an informer, a Lease renewed and a stale
 Lease update refused with 409, the Python client's leader elector (a ConfigMap lock), delete. The kubeconfig is private (0600) and points at HTTPS
 with the cluster's generated CA, which is what the JavaScript client needs (it refuses http://
 without insecure-skip-tls-verify)."""
@@ -43,11 +44,13 @@ def main():
             fail(f"the cluster serves {c.url} without a CA in the kubeconfig")
         run_flows("Python", [DEBIAN_PYTHON, os.path.join(HERE, "clients", "python_client_flows.py"),
                              c.kubeconfig],
-                  ["create/get/list", "dry-run create", "patch json/strategic/merge", "pagination",
-                   "watch", "informer", "lease", "leader election", "delete"])
+                  ["create/get/list", "dry-run create/patch/delete", "patch json/strategic/merge",
+                   "server-side apply", "pagination", "watch", "informer", "lease",
+                   "leader election", "delete"])
         run_flows("JavaScript", ["node", os.path.join(JS_DIR, "client_flows.mjs"), c.kubeconfig],
-                  ["create/get/list", "informer", "dry-run create", "patch json/merge/strategic",
-                   "pagination", "lease", "delete"], cwd=JS_DIR)
+                  ["create/get/list", "informer", "watch", "dry-run create",
+                   "patch json/merge/strategic", "server-side apply", "pagination", "lease",
+                   "delete"], cwd=JS_DIR)
     # --plain-http: the old plain server, for tools without TLS; kubectl still works, and the
     # JavaScript client refuses it, which is why HTTPS is the default.
     with scratch_dir("vcluster-clients-http") as tmp, Cluster(tmp, "--plain-http") as c:

@@ -24,8 +24,8 @@ CRDS = os.path.join(SOURCE_DIR, "deploy", "crds")
 
 
 def create(c, obj, check=True):
-    # No OpenAPI documents yet: kubectl's client-side validation is off.
-    return c.kubectl("create", "--validate=false", "-f", "-", stdin=json.dumps(obj), check=check)
+    # Validation on, as kubectl defaults: the server's OpenAPI publishes each CRD's schema.
+    return c.kubectl("create", "-f", "-", stdin=json.dumps(obj), check=check)
 
 
 def header_and_rows(text):
@@ -34,19 +34,29 @@ def header_and_rows(text):
 
 
 def check_crds(c):
-    out = c.kubectl("apply", "--validate=false", "-f", CRDS).stdout
+    out = c.kubectl("apply", "-f", CRDS).stdout
     for name in ["pools.fitscale.io", "budgets.fitscale.io", "launches.fitscale.io",
                  "provisioningrequests.autoscaling.x-k8s.io"]:
         assert f"customresourcedefinition.apiextensions.k8s.io/{name} created" in out, out
     c.kubectl("wait", "--for", "condition=established", "--timeout=30s", "crd", "--all")
     # Applying again changes nothing and keeps serving.
-    c.kubectl("apply", "--validate=false", "-f", CRDS)
+    c.kubectl("apply", "-f", CRDS)
 
-    create(c, {"apiVersion": "fitscale.io/v1alpha1", "kind": "Pool", "metadata": {"name": "gpu"},
-               "spec": {"weight": 60, "provider": "sim", "typo": True,
+    # OpenAPI covers the custom kinds: explain reads the CRD's schema, and an unknown field is
+    # refused by name under kubectl's default (Strict) validation, pruned with --validate=false.
+    explain = c.kubectl("explain", "pool.spec", check=False)
+    assert explain.returncode == 0 and "weight" in explain.stdout and "requirements" in \
+        explain.stdout, f"explain pool.spec: {explain.stdout}{explain.stderr}"
+    typo = {"apiVersion": "fitscale.io/v1alpha1", "kind": "Pool", "metadata": {"name": "typo"},
+            "spec": {"weight": 1, "provider": "sim", "wieght": 2}}
+    r = create(c, typo, check=False)
+    assert r.returncode != 0 and 'unknown field "spec.wieght"' in r.stderr, r.stderr
+    c.kubectl("create", "--validate=false", "-f", "-", stdin=json.dumps(
+        {"apiVersion": "fitscale.io/v1alpha1", "kind": "Pool", "metadata": {"name": "gpu"},
+         "spec": {"weight": 60, "provider": "sim", "typo": True,
                         "requirements": [{"key": "fitscale.io/gpu-model", "operator": "In",
                                           "values": ["a10g"]}],
-                        "taints": [{"key": "nvidia.com/gpu", "effect": "NoSchedule"}]}})
+                        "taints": [{"key": "nvidia.com/gpu", "effect": "NoSchedule"}]}}))
     c.kubectl("patch", "pool", "gpu", "--subresource=status", "--type=merge",
               "-p", json.dumps({"status": {"nodes": 3, "gpus": 12, "usdPerHour": 4.5}}))
     header, rows = header_and_rows(c.kubectl("get", "pools").stdout)
@@ -121,6 +131,25 @@ def check_crds(c):
     assert "spec.podSets[0].count: Invalid value: 0" in r.stderr, r.stderr
     assert c.kubectl("get", "provreq", "-n", "team-a", "-o", "name").stdout.strip() == \
         "provisioningrequest.autoscaling.x-k8s.io/pr"
+
+    # Garbage collection follows owners of custom kinds: a ConfigMap owned by a Pool goes with
+    # it (background); one owned by a Budget deleted with --cascade=orphan stays, unowned.
+    pool = c.kjson("get", "pool", "gpu")
+    budget = c.kjson("get", "budget", "caps", "-n", "team-a")
+
+    def owned_cm(name, ns, owner, kind):
+        return {"apiVersion": "v1", "kind": "ConfigMap", "metadata": {
+            "name": name, "namespace": ns, "ownerReferences": [{
+                "apiVersion": "fitscale.io/v1alpha1", "kind": kind,
+                "name": owner["metadata"]["name"], "uid": owner["metadata"]["uid"]}]}}
+    c.apply(owned_cm("of-pool", "default", pool, "Pool"))
+    c.apply(owned_cm("of-budget", "team-a", budget, "Budget"))
+    c.kubectl("delete", "pool", "gpu")
+    wait_for("the Pool's ConfigMap to be collected",
+             lambda: c.kubectl("get", "configmap", "of-pool", check=False).returncode != 0)
+    c.kubectl("delete", "budget", "caps", "-n", "team-a", "--cascade=orphan")
+    left = c.kjson("get", "configmap", "of-budget", "-n", "team-a")
+    assert not left["metadata"].get("ownerReferences"), left["metadata"]
 
     # Deleting a definition stops serving it.
     c.kubectl("delete", "crd", "launches.fitscale.io")

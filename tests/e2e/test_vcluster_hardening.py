@@ -244,6 +244,24 @@ def kubectl_create_kinds(c):
     c.kubectl("create", "deployment", "dep-k", "--image=busybox")
     c.kubectl("create", "job", "job-k", "--image=busybox")
     c.kubectl("create", "pdb", "pdb-k", "--selector=app=x", "--min-available=1")
+    # The other served kinds kubectl creates with its typed client (protobuf bodies), read back.
+    c.kubectl("create", "secret", "generic", "sec-k", "--from-literal=password=hunter2")
+    assert c.kjson("get", "secret", "sec-k")["data"] == {"password": "aHVudGVyMg=="}
+    c.kubectl("create", "service", "clusterip", "svc-k", "--tcp=5678:8080")
+    port = c.kjson("get", "service", "svc-k")["spec"]["ports"][0]
+    assert (port["port"], port["targetPort"], port["protocol"]) == (5678, 8080, "TCP"), port
+    c.kubectl("create", "priorityclass", "pc-k", "--value=42", "--description=from kubectl")
+    pc = c.kjson("get", "priorityclass", "pc-k")
+    assert (pc["value"], pc["description"]) == (42, "from kubectl"), pc
+    c.kubectl("create", "role", "role-k", "--verb=get,list", "--resource=pods")
+    assert c.kjson("get", "role", "role-k")["rules"][0]["verbs"] == ["get", "list"]
+    c.kubectl("create", "rolebinding", "rb-k", "--role=role-k", "--user=bob")
+    rb = c.kjson("get", "rolebinding", "rb-k")
+    assert rb["roleRef"]["name"] == "role-k" and rb["subjects"][0]["name"] == "bob", rb
+    c.kubectl("create", "clusterrole", "cr-k", "--verb=get", "--resource=nodes")
+    assert c.kjson("get", "clusterrole", "cr-k")["rules"][0]["resources"] == ["nodes"]
+    c.kubectl("create", "clusterrolebinding", "crb-k", "--clusterrole=cr-k", "--user=bob")
+    assert c.kjson("get", "clusterrolebinding", "crb-k")["roleRef"]["kind"] == "ClusterRole"
 
 
 def main():

@@ -1,4 +1,5 @@
 """Everyday kubectl flows against `fitscale cluster`, without --validate=false: apply twice,
+diff (unchanged, changed, --server-side), server-side apply conflicts and --force-conflicts,
 client-side validation answered by the server's OpenAPI (unknown fields reported as kubectl
 reports them), explain, describe, wait for a Job, logs, Indexed Jobs, PriorityClass and
 garbage collection with delete --cascade=background|foreground|orphan."""
@@ -69,7 +70,14 @@ def run(c):
           f"second apply: {second.stdout}{second.stderr}")
     same = c.kubectl("diff", "-f", "-", stdin=job_yaml("hello", "2s"), check=False)
     check(same.returncode == 0 and same.stdout == "", f"diff of the applied Job: {same.returncode} {same.stdout}{same.stderr}")
-    # (kubectl diff of a changed object needs dry run on PATCH, which is another slice's.)
+    # A changed object: diff shows the change and exits 1; the live object stays as it was.
+    changed = c.kubectl("diff", "-f", "-", stdin=job_yaml("hello", "2s").replace(
+        "fitscale.io/sim-duration: 2s", "fitscale.io/sim-duration: 9s"), check=False)
+    check(changed.returncode == 1 and "-    fitscale.io/sim-duration: 2s" in changed.stdout
+          and "+    fitscale.io/sim-duration: 9s" in changed.stdout,
+          f"diff of a changed Job: {changed.returncode} {changed.stdout}{changed.stderr}")
+    live = c.kjson("get", "job", "hello")["metadata"]["annotations"]["fitscale.io/sim-duration"]
+    check(live == "2s", f"kubectl diff changed the live Job: sim-duration {live}")
     bad = c.kubectl("apply", "-f", "-", stdin=job_yaml("typo", extra="parallelizm: 2"), check=False)
     check(bad.returncode != 0 and 'unknown field "spec.parallelizm"' in bad.stderr,
           f"an unknown field must be refused by name: {bad.returncode} {bad.stderr}")
@@ -85,10 +93,46 @@ def run(c):
     check(explain_job.returncode == 0 and "Indexed" in explain_job.stdout,
           f"explain job.spec.completionMode: {explain_job.stdout}{explain_job.stderr}")
 
+    # --- server-side apply: two managers, a conflict named by field, --force-conflicts
+    cm = {"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "shared"},
+          "data": {"owner": "alice", "size": "1"}}
+    r = c.kubectl("apply", "--server-side", "--field-manager=alice", "-f", "-",
+                  stdin=json.dumps(cm), check=False)
+    check(r.returncode == 0 and "serverside-applied" in r.stdout, f"apply --server-side: {r.stdout}{r.stderr}")
+    bob = dict(cm, data={"size": "2"})
+    r = c.kubectl("apply", "--server-side", "--field-manager=bob", "-f", "-",
+                  stdin=json.dumps(bob), check=False)
+    check(r.returncode != 0 and 'conflict with "alice": .data.size' in r.stderr
+          and "--force-conflicts" in r.stderr, f"a conflicting apply: {r.returncode} {r.stderr}")
+    check(c.kjson("get", "configmap", "shared")["data"]["size"] == "1", "the conflicting apply wrote")
+    r = c.kubectl("apply", "--server-side", "--field-manager=bob", "--force-conflicts", "-f", "-",
+                  stdin=json.dumps(bob), check=False)
+    check(r.returncode == 0, f"--force-conflicts: {r.stderr}")
+    got = c.kjson("get", "configmap", "shared", "--show-managed-fields")
+    check(got["data"] == {"owner": "alice", "size": "2"}, f"after the forced apply: {got['data']}")
+    owners = {m["manager"]: sorted(m["fieldsV1"].get("f:data", {})) for m in got["metadata"]["managedFields"]}
+    check(owners.get("alice") == ["f:owner"] and owners.get("bob") == ["f:size"],
+          f"managed fields after the forced apply: {owners}")
+    ssa_diff = c.kubectl("diff", "--server-side", "--field-manager=bob", "-f", "-",
+                         stdin=json.dumps(dict(cm, data={"size": "3"})), check=False)
+    check(ssa_diff.returncode == 1 and '+  size: "3"' in ssa_diff.stdout,
+          f"diff --server-side: {ssa_diff.returncode} {ssa_diff.stdout}{ssa_diff.stderr}")
+    check(c.kjson("get", "configmap", "shared")["data"]["size"] == "2", "diff --server-side wrote")
+
     # --- wait, logs, describe
     w = c.kubectl("wait", "--for=condition=complete", "job/hello", "--timeout=60s", check=False, timeout=90)
     check(w.returncode == 0 and "condition met" in w.stdout, f"wait: {w.stdout}{w.stderr}")
     pod = pods_of(c, "hello")[0]["metadata"]["name"]
+    # get columns of jobs and events, as kubectl prints them from kube-apiserver's Tables
+    jobs = c.kubectl("get", "jobs").stdout.splitlines()
+    check(jobs[0].split() == ["NAME", "STATUS", "COMPLETIONS", "DURATION", "AGE"], f"get jobs: {jobs}")
+    hello = [line.split() for line in jobs if line.startswith("hello ")]
+    check(hello and hello[0][1:3] == ["Complete", "1/1"], f"the hello row: {jobs}")
+    events = c.kubectl("get", "events").stdout.splitlines()
+    check(events[0].split() == ["LAST", "SEEN", "TYPE", "REASON", "OBJECT", "MESSAGE"],
+          f"get events: {events[:2]}")
+    check(any(f"Pod/{pod}" in line and "Scheduled" in line for line in events),
+          f"no Scheduled event row for Pod/{pod}: {events[:10]}")
     logs = c.kubectl("logs", pod, check=False)
     check(logs.returncode == 0 and "started on node" in logs.stdout and "exited with code 0" in logs.stdout,
           f"logs: {logs.stdout}{logs.stderr}")

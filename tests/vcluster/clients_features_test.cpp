@@ -270,24 +270,27 @@ TEST_F(ClientFeatures, StrictFieldValidationNamesTheUnknownField) {
 }
 
 TEST_F(ClientFeatures, OpenApiV3DeclaresFieldValidationOnEveryPatch) {
-  auto index = nlohmann::json::parse(openapi_answer("/openapi/v3", "application/json").body);
+  auto index = nlohmann::json::parse(
+      openapi_answer(cluster.api().registry(), "/openapi/v3", "application/json").body);
   ASSERT_TRUE(index["paths"].contains("api/v1"));
   ASSERT_TRUE(index["paths"].contains("apis/batch/v1"));
   const std::string url = index["paths"]["apis/batch/v1"]["serverRelativeURL"];
   EXPECT_EQ(url.rfind("/openapi/v3/apis/batch/v1?hash=", 0), 0u);
-  auto doc = nlohmann::json::parse(openapi_answer("/openapi/v3/apis/batch/v1", "").body);
+  auto doc = nlohmann::json::parse(
+      openapi_answer(cluster.api().registry(), "/openapi/v3/apis/batch/v1", "").body);
   const auto& patch = doc["paths"]["/apis/batch/v1/namespaces/{namespace}/jobs/{name}"]["patch"];
   EXPECT_EQ(patch["x-kubernetes-group-version-kind"]["kind"], "Job");
   bool has = false;
   for (const auto& p : patch["parameters"]) has |= p["name"] == "fieldValidation";
   EXPECT_TRUE(has);
   EXPECT_TRUE(doc["components"]["schemas"].contains("io.k8s.api.batch.v1.JobSpec"));
-  EXPECT_EQ(openapi_answer("/openapi/v3/apis/nope/v1", "").status, 404);
-  EXPECT_EQ(
-      openapi_answer("/openapi/v2", "application/com.github.proto-openapi.spec.v2@v1.0+protobuf")
-          .status,
-      406);
-  auto v2 = nlohmann::json::parse(openapi_answer("/openapi/v2", "application/json").body);
+  EXPECT_EQ(openapi_answer(cluster.api().registry(), "/openapi/v3/apis/nope/v1", "").status, 404);
+  EXPECT_EQ(openapi_answer(cluster.api().registry(), "/openapi/v2",
+                           "application/com.github.proto-openapi.spec.v2@v1.0+protobuf")
+                .status,
+            406);
+  auto v2 = nlohmann::json::parse(
+      openapi_answer(cluster.api().registry(), "/openapi/v2", "application/json").body);
   EXPECT_EQ(v2["definitions"]["io.k8s.api.core.v1.Pod"]["properties"]["spec"]["$ref"],
             "#/definitions/io.k8s.api.core.v1.PodSpec");
 }

@@ -5,6 +5,8 @@
 #include "kube/kubeconfig.h"
 #include "vcluster/custom_table.h"
 #include "vcluster/discovery.h"
+#include "vcluster/garbage_collector.h"
+#include "vcluster/openapi.h"
 #include "vcluster/rest_api.h"
 #include "vcluster/schema_validation.h"
 
@@ -182,6 +184,79 @@ TEST_F(CrdApi, DefinitionIsEstablishedAndServed) {
       200);
   EXPECT_FALSE(api.registry().find("example.io", "v1", "widgets"));
   EXPECT_TRUE(store.list("widgets.example.io").items.empty());
+}
+
+TEST_F(CrdApi, OpenApiPublishesTheCustomSchema) {
+  install_widgets();
+  auto index = json::parse(openapi_answer(api.registry(), "/openapi/v3", "").body);
+  ASSERT_TRUE(index["paths"].contains("apis/example.io/v1")) << index.dump();
+  auto doc = json::parse(openapi_answer(api.registry(), "/openapi/v3/apis/example.io/v1", "").body);
+  const auto& schema = doc["components"]["schemas"]["io.example.v1.Widget"];
+  EXPECT_EQ(schema["x-kubernetes-group-version-kind"][0]["kind"], "Widget");
+  EXPECT_EQ(schema["properties"]["spec"]["properties"]["size"]["enum"][1], "large");
+  EXPECT_EQ(schema["properties"]["metadata"]["$ref"],
+            "#/components/schemas/io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta");
+  const auto& patch = doc["paths"]["/apis/example.io/v1/namespaces/{namespace}/widgets/{name}"];
+  EXPECT_EQ(patch["patch"]["requestBody"]["content"].size(), 3u);
+  EXPECT_EQ(patch["get"]["responses"]["200"]["content"]["application/json"]["schema"]["$ref"],
+            "#/components/schemas/io.example.v1.Widget");
+  auto v2 = json::parse(openapi_answer(api.registry(), "/openapi/v2", "application/json").body);
+  EXPECT_EQ(v2["definitions"]["io.example.v1.Widget"]["properties"]["metadata"]["$ref"],
+            "#/definitions/io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta");
+  // Withdrawn with its definition.
+  call("DELETE", "/apis/apiextensions.k8s.io/v1/customresourcedefinitions/widgets.example.io");
+  EXPECT_EQ(openapi_answer(api.registry(), "/openapi/v3/apis/example.io/v1", "").status, 404);
+}
+
+TEST_F(CrdApi, GarbageCollectionFollowsCustomOwners) {
+  install_widgets();
+  auto owner = call("POST", "/apis/example.io/v1/namespaces/default/widgets",
+                    widget("w1", {{"size", "small"}}));
+  ASSERT_EQ(owner.status, 201) << owner.body.dump();
+  auto owned_by = [&](const std::string& name, const json& o) {
+    return json{{"apiVersion", "v1"},
+                {"kind", "ConfigMap"},
+                {"metadata",
+                 {{"name", name},
+                  {"ownerReferences",
+                   {{{"apiVersion", "example.io/v1"},
+                     {"kind", "Widget"},
+                     {"name", o["metadata"]["name"]},
+                     {"uid", o["metadata"]["uid"]}}}}}}};
+  };
+  ASSERT_EQ(
+      call("POST", "/api/v1/namespaces/default/configmaps", owned_by("cm1", owner.body)).status,
+      201);
+  // A custom object owned by another custom object goes too.
+  ASSERT_EQ(call("POST", "/apis/example.io/v1/namespaces/default/widgets",
+                 [&] {
+                   json w = widget("w2", {{"size", "large"}});
+                   w["metadata"]["ownerReferences"] =
+                       owned_by("x", owner.body)["metadata"]["ownerReferences"];
+                   return w;
+                 }())
+                .status,
+            201);
+  run_garbage_collector(store, api);
+  EXPECT_TRUE(store.find("configmaps", "default", "cm1")) << "an owner that exists keeps it";
+  ASSERT_EQ(call("DELETE", "/apis/example.io/v1/namespaces/default/widgets/w1").status, 200);
+  run_garbage_collector(store, api);
+  EXPECT_FALSE(store.find("configmaps", "default", "cm1"));
+  EXPECT_FALSE(store.find("widgets.example.io", "default", "w2"));
+  // Orphan through a custom owner: the reference goes, the dependent stays.
+  owner = call("POST", "/apis/example.io/v1/namespaces/default/widgets",
+               widget("w3", {{"size", "small"}}));
+  ASSERT_EQ(
+      call("POST", "/api/v1/namespaces/default/configmaps", owned_by("cm3", owner.body)).status,
+      201);
+  ASSERT_EQ(call("DELETE", "/apis/example.io/v1/namespaces/default/widgets/w3",
+                 json{{"propagationPolicy", "Orphan"}})
+                .status,
+            200);
+  run_garbage_collector(store, api);
+  auto cm3 = store.find("configmaps", "default", "cm3");
+  ASSERT_TRUE(cm3);
+  EXPECT_FALSE((*cm3)["metadata"].contains("ownerReferences")) << cm3->dump();
 }
 
 TEST_F(CrdApi, BadDefinitionIs422) {

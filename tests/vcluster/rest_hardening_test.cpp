@@ -5,6 +5,7 @@
 #include "vcluster/api_error.h"
 #include "vcluster/list_pages.h"
 #include "vcluster/name_validation.h"
+#include "vcluster/object_meta.h"
 #include "vcluster/object_store.h"
 #include "vcluster/request_body.h"
 #include "vcluster/rest_api.h"
@@ -114,6 +115,41 @@ TEST_F(VclusterRest, InvalidNamesAreRefusedAndNeverStored) {
   EXPECT_TRUE(dns1123_subdomain_error("-a"));
 }
 
+TEST_F(VclusterRest, SharedListItemsAreThePagesItems) {
+  for (int i = 0; i < 7; ++i) ASSERT_EQ(create_pod("default", "s" + std::to_string(i)).status, 201);
+  auto list = [&](bool shared, const std::map<std::string, std::string>& query) {
+    ApiRequest r;
+    r.method = "GET";
+    r.path = *parse_api_path("/api/v1/namespaces/default/pods");
+    r.query = query;
+    r.shared_items_ok = shared;
+    return api.handle(r);
+  };
+  auto copied = list(false, {{"limit", "3"}});
+  auto shared = list(true, {{"limit", "3"}});
+  ASSERT_TRUE(shared.shared_items);
+  EXPECT_FALSE(shared.body.contains("items"));
+  ASSERT_EQ(shared.shared_items->size(), 3u);
+  for (std::size_t i = 0; i < 3; ++i)
+    EXPECT_EQ(*(*shared.shared_items)[i], copied.body["items"][i]);
+  EXPECT_EQ(shared.body["metadata"], copied.body["metadata"]);
+  auto next = list(true, {{"limit", "3"}, {"continue", shared.body["metadata"]["continue"]}});
+  ASSERT_EQ(next.shared_items->size(), 3u);
+  EXPECT_EQ(name_of(*next.shared_items->front()), "s3");
+  EXPECT_EQ(next.body["metadata"]["remainingItemCount"], 1);
+  // Tables are built as before.
+  auto table = [&] {
+    ApiRequest r;
+    r.method = "GET";
+    r.path = *parse_api_path("/api/v1/namespaces/default/pods");
+    r.accept = "application/json;as=Table;g=meta.k8s.io;v=v1";
+    r.shared_items_ok = true;
+    return api.handle(r);
+  }();
+  EXPECT_FALSE(table.shared_items);
+  EXPECT_EQ(table.body["kind"], "Table");
+}
+
 TEST_F(VclusterRest, PagesNeverSkipAnObjectThatExistedThroughout) {
   for (int i = 0; i < 10; ++i) create_pod("default", "p" + std::to_string(i));
   auto first = call("GET", "/api/v1/namespaces/default/pods", "", "", {{"limit", "4"}});
@@ -213,6 +249,65 @@ TEST_F(VclusterRest, ServerSideApplyCreatesThenMerges) {
   expect_status(
       call("PATCH", "/api/v1/namespaces/default/pods/sa", body, "application/apply-patch+yaml"),
       400, "BadRequest");
+}
+
+TEST_F(VclusterRest, ServerSideApplyConflictsBetweenManagers) {
+  const std::string path = "/apis/apps/v1/namespaces/default/deployments/web";
+  auto deployment = [](int replicas, const std::string& image) {
+    return json{
+        {"apiVersion", "apps/v1"},
+        {"kind", "Deployment"},
+        {"metadata", {{"name", "web"}}},
+        {"spec",
+         {{"replicas", replicas},
+          {"template", {{"spec", {{"containers", {{{"name", "app"}, {"image", image}}}}}}}}}}}
+        .dump();
+  };
+  const std::string ssa = "application/apply-patch+yaml";
+  ASSERT_EQ(call("PATCH", path, deployment(2, "app:1"), ssa, {{"fieldManager", "alice"}}).status,
+            201);
+  // The same values: bob becomes a co-owner, no conflict.
+  auto r = call("PATCH", path, deployment(2, "app:1"), ssa, {{"fieldManager", "bob"}});
+  ASSERT_EQ(r.status, 200) << r.body.dump();
+  // Bob changes two of alice's fields: 409 naming both, nothing written.
+  r = call("PATCH", path, deployment(5, "app:2"), ssa, {{"fieldManager", "bob"}});
+  expect_status(r, 409, "Conflict");
+  EXPECT_EQ(r.body["message"],
+            "Apply failed with 2 conflicts: conflicts with \"alice\":\n- .spec.replicas\n"
+            "- .spec.template.spec.containers[name=\"app\"].image");
+  ASSERT_EQ(r.body["details"]["causes"].size(), 2u) << r.body.dump();
+  EXPECT_EQ(r.body["details"]["causes"][0]["reason"], "FieldManagerConflict");
+  EXPECT_EQ(r.body["details"]["causes"][0]["field"], ".spec.replicas");
+  EXPECT_EQ(r.body["details"]["causes"][0]["message"], "conflict with \"alice\"");
+  auto stored = call("GET", path);
+  EXPECT_EQ(stored.body["spec"]["replicas"], 2);
+  // Dry run with force answers the forced object and stores nothing.
+  r = call("PATCH", path, deployment(5, "app:1"), ssa,
+           {{"fieldManager", "bob"}, {"force", "true"}, {"dryRun", "All"}});
+  ASSERT_EQ(r.status, 200) << r.body.dump();
+  EXPECT_EQ(r.body["spec"]["replicas"], 5);
+  EXPECT_EQ(call("GET", path).body["spec"]["replicas"], 2);
+  // One conflict is one line.
+  r = call("PATCH", path, deployment(5, "app:1"), ssa, {{"fieldManager", "bob"}});
+  expect_status(r, 409, "Conflict");
+  EXPECT_EQ(r.body["message"],
+            "Apply failed with 1 conflict: conflict with \"alice\": .spec.replicas");
+  // force=true takes the field: bob owns replicas alone, alice keeps the image.
+  r = call("PATCH", path, deployment(5, "app:1"), ssa,
+           {{"fieldManager", "bob"}, {"force", "true"}});
+  ASSERT_EQ(r.status, 200) << r.body.dump();
+  EXPECT_EQ(r.body["spec"]["replicas"], 5);
+  json alice;
+  for (const auto& m : r.body["metadata"]["managedFields"]) {
+    if (m["manager"] == "alice") alice = m["fieldsV1"];
+  }
+  ASSERT_FALSE(alice.is_null()) << r.body.dump();
+  EXPECT_FALSE(alice["f:spec"].contains("f:replicas")) << alice.dump();
+  EXPECT_TRUE(alice["f:spec"].contains("f:template")) << alice.dump();
+  // Now alice is the one who conflicts, with bob.
+  r = call("PATCH", path, deployment(2, "app:1"), ssa, {{"fieldManager", "alice"}});
+  expect_status(r, 409, "Conflict");
+  EXPECT_EQ(r.body["details"]["causes"][0]["message"], "conflict with \"bob\"");
 }
 
 TEST(VclusterWatchOptions, WatchListCombinationsAsKubeApiserver) {

@@ -1,16 +1,18 @@
 """Flows of the official Python Kubernetes client (Debian's python3-kubernetes) against a
-cluster, run by tests/e2e/test_vcluster_python_client.py as `/usr/bin/python3 THIS KUBECONFIG`.
+cluster, run by tests/e2e/test_vcluster_clients.py as `/usr/bin/python3 THIS KUBECONFIG`.
 
 Not a test file itself (not named test_*.py): it needs the client, which only Debian's
 /usr/bin/python3 has, while the e2e runner may be another python3. It loads the kubeconfig
 exactly as written, exercises one flow per block and prints "ok FLOW" for each; the first
 failure raises (non-zero exit, traceback on stderr)."""
 import datetime
+import json
 import sys
 import threading
 import time
 
-from kubernetes import client, config, watch
+from kubernetes import client, config, dynamic, watch
+from kubernetes.dynamic.exceptions import DynamicApiError
 from kubernetes.client.rest import ApiException
 from kubernetes.leaderelection import electionconfig, leaderelection
 from kubernetes.leaderelection.resourcelock.configmaplock import ConfigMapLock
@@ -64,7 +66,14 @@ def main(kubeconfig):
     dry = v1.create_namespaced_pod(NS, pod("dry"), dry_run="All")
     assert dry.metadata.name == "dry"
     expect_status(404, v1.read_namespaced_pod, "dry", NS)
-    print("ok dry-run create")
+    # dry-run patch and delete: answered with the result, the stored pod unchanged
+    patched = v1.patch_namespaced_pod("alpha", NS, {"metadata": {"labels": {"dry": "yes"}}},
+                                      dry_run="All")
+    assert patched.metadata.labels.get("dry") == "yes", patched.metadata.labels
+    assert "dry" not in v1.read_namespaced_pod("alpha", NS).metadata.labels
+    v1.delete_namespaced_pod("alpha", NS, dry_run="All")
+    assert v1.read_namespaced_pod("alpha", NS).metadata.deletion_timestamp is None
+    print("ok dry-run create/patch/delete")
 
     # patches: JSON patch (a list), strategic merge (a dict: the client's default), merge patch
     v1.patch_namespaced_pod("alpha", NS, [{"op": "add", "path": "/metadata/labels/json", "value": "yes"}])
@@ -77,6 +86,30 @@ def main(kubeconfig):
     labels = v1.read_namespaced_pod("alpha", NS).metadata.labels
     assert labels == {"app": "py", "smp": "yes", "merge": "yes"}, labels
     print("ok patch json/strategic/merge")
+
+    # server-side apply with the dynamic client: create, a second manager's conflict (409 naming
+    # the field), force_conflicts taking it over
+    dyn = dynamic.DynamicClient(client.ApiClient())
+    cms = dyn.resources.get(api_version="v1", kind="ConfigMap")
+    cm = {"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "applied", "namespace": NS},
+          "data": {"owner": "py-a", "size": "1"}}
+    # python3-kubernetes 22's REST layer sends an application/apply-patch+yaml body only when it
+    # is already text (it refuses a dict); JSON is YAML.
+    dyn.server_side_apply(cms, body=json.dumps(cm), name="applied", namespace=NS,
+                          field_manager="py-a")
+    other = json.dumps(dict(cm, data={"size": "2"}))
+    try:
+        dyn.server_side_apply(cms, body=other, name="applied", namespace=NS, field_manager="py-b")
+        raise AssertionError("a conflicting apply succeeded")
+    except DynamicApiError as e:
+        assert e.status == 409 and 'conflict with \\"py-a\\"' in e.body.decode() \
+            and ".data.size" in e.body.decode(), (e.status, e.body)
+    dyn.server_side_apply(cms, body=other, name="applied", namespace=NS, field_manager="py-b",
+                          force_conflicts=True)
+    got = v1.read_namespaced_config_map("applied", NS)
+    assert got.data == {"owner": "py-a", "size": "2"}, got.data
+    assert sorted(m.manager for m in got.metadata.managed_fields) == ["py-a", "py-b"]
+    print("ok server-side apply")
 
     # pagination: limit and _continue walk every pod exactly once
     for i in range(5):

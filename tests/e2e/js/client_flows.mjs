@@ -1,6 +1,6 @@
 // Flows of the official JavaScript Kubernetes client (@kubernetes/client-node, installed by
 // scripts/setup.sh into tests/e2e/js/node_modules) against a cluster, run by
-// tests/e2e/test_vcluster_js_client.py as `node client_flows.mjs KUBECONFIG`. It loads the
+// tests/e2e/test_vcluster_clients.py as `node client_flows.mjs KUBECONFIG`. It loads the
 // kubeconfig exactly as written, prints "ok FLOW" per flow and exits non-zero on the first
 // failure (the reason on stderr).
 import * as k8s from '@kubernetes/client-node';
@@ -71,6 +71,23 @@ async function main() {
   assert(informerError === null, `informer error ${informerError}`);
   console.log('ok informer');
 
+  // a plain watch (k8s.Watch) from the list's resourceVersion sees a pod ADDED then DELETED
+  const rv = (await core.listNamespacedPod({ namespace: NS })).metadata.resourceVersion;
+  const seen = [];
+  let watchDone = null;
+  const controller = await new k8s.Watch(kc).watch(`/api/v1/namespaces/${NS}/pods`,
+    { resourceVersion: rv, allowWatchBookmarks: true },
+    (type, obj) => seen.push(`${type} ${obj.metadata.name}`),
+    (err) => { watchDone = err || 'done'; });
+  await core.createNamespacedPod({ namespace: NS, body: pod('streamed') });
+  await waitFor('ADDED streamed', () => seen.includes('ADDED streamed'));
+  await core.deleteNamespacedPod({ name: 'streamed', namespace: NS, gracePeriodSeconds: 0 });
+  await waitFor('DELETED streamed', () => seen.includes('DELETED streamed'));
+  controller.abort();
+  assert(watchDone === null || watchDone === 'done' || `${watchDone}`.includes('abort'),
+    `the watch ended with ${watchDone}`);
+  console.log('ok watch');
+
   // dry-run create: answered, not stored
   const dry = await core.createNamespacedPod({ namespace: NS, body: pod('dry'), dryRun: 'All' });
   assert(dry.metadata.name === 'dry', 'dry run answers the object');
@@ -91,6 +108,21 @@ async function main() {
   assert(JSON.stringify(labels) === JSON.stringify({ app: 'js', merge: 'yes', smp: 'yes' }),
     `labels after the patches: ${JSON.stringify(labels)}`);
   console.log('ok patch json/merge/strategic');
+
+  // server-side apply: create, a second manager's conflict (409), force takes the field
+  const ssa = patchAs(k8s.PatchStrategy.ServerSideApply);
+  const cm = (data) => ({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'applied', namespace: NS }, data });
+  await core.patchNamespacedConfigMap({ name: 'applied', namespace: NS, body: cm({ owner: 'js-a', size: '1' }),
+    fieldManager: 'js-a' }, ssa);
+  const conflict = await expectCode(409, core.patchNamespacedConfigMap({ name: 'applied', namespace: NS,
+    body: cm({ size: '2' }), fieldManager: 'js-b' }, ssa));
+  assert(`${conflict.body}`.includes('.data.size'), `the conflict names the field: ${conflict.body}`);
+  await core.patchNamespacedConfigMap({ name: 'applied', namespace: NS, body: cm({ size: '2' }),
+    fieldManager: 'js-b', force: true }, ssa);
+  const applied = await core.readNamespacedConfigMap({ name: 'applied', namespace: NS });
+  assert(JSON.stringify(applied.data) === JSON.stringify({ owner: 'js-a', size: '2' }),
+    `after the forced apply: ${JSON.stringify(applied.data)}`);
+  console.log('ok server-side apply');
 
   // pagination with limit and continue
   for (let i = 0; i < 5; i++) {
