@@ -513,7 +513,7 @@ void Controller::launch(const Plan& p, const Snapshot& snapshot, Time now, LoopR
     req.zone = d.zone;
     req.capacity_type = d.capacity_type;
     req.count = d.count;
-    req.pool = options_.policy.pool;
+    req.pool = d.pool.empty() ? options_.policy.pool : d.pool;
     req.owner_namespace = d.owner_namespace;
     req.job = d.job;
     // Deterministic and unique per decision: a retried call never launches twice.

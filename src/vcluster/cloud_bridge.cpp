@@ -58,14 +58,21 @@ nlohmann::json CloudBridge::node_for(const Instance& inst) const {
     arch = t->arch;
     gpu_model = t->gpu_model;
   }
-  // The catalog's offering, when there is one, knows the exact allocatable and labels.
-  const std::string key =
-      inst.instance_type + "/" + inst.zone + "/" + to_string(inst.capacity_type);
-  for (const auto& o : catalog_.offerings) {
-    if (o.key() == key) {
-      alloc = o.allocatable;
-      labels = o.labels;
-      break;
+  // The catalog's offering, when there is one, knows the exact allocatable, and its pool the
+  // labels and taints (startup taints included: whatever they wait for removes them).
+  nlohmann::json taints = nlohmann::json::array();
+  if (const Offering* o = catalog_.find_offering(inst.instance_type, inst.zone,
+                                                 inst.capacity_type, inst.pool)) {
+    alloc = o->allocatable;
+    labels = o->labels;
+    std::vector<Taint> all = o->taints;
+    if (const Pool* p = catalog_.find_pool(inst.pool)) {
+      all.insert(all.end(), p->startup_taints.begin(), p->startup_taints.end());
+    }
+    for (const Taint& t : all) {
+      nlohmann::json j = {{"key", t.key}, {"effect", to_string(t.effect)}};
+      if (!t.value.empty()) j["value"] = t.value;
+      taints.push_back(std::move(j));
     }
   }
   labels[std::string(label::kInstanceType)] = inst.instance_type;
@@ -85,7 +92,8 @@ nlohmann::json CloudBridge::node_for(const Instance& inst) const {
           {"kind", "Node"},
           {"metadata",
            {{"name", name}, {"labels", labels}, {"annotations", {{kInstanceAnnotation, inst.id}}}}},
-          {"spec", {{"providerID", provider_id}}},
+          {"spec", taints.empty() ? nlohmann::json{{"providerID", provider_id}}
+                                  : nlohmann::json{{"providerID", provider_id}, {"taints", taints}}},
           {"status",
            {{"capacity", resources_to_json(capacity)},
             {"allocatable", resources_to_json(alloc)},
