@@ -14,8 +14,8 @@
 #include "model/config.h"
 #include "model/error.h"
 #include "model/file_text.h"
-#include "model/pool_config.h"
 #include "model/money.h"
+#include "model/pool_config.h"
 #include "obs/redact.h"
 #include "planner/policy_from_config.h"
 
@@ -133,11 +133,11 @@ void refuse_budget_as_config(const std::string& path) {
 void print_pools(const Config& c, const std::string& catalog_path) {
   const std::string text = catalog_path.empty() ? std::string(default_catalog_csv())
                                                 : read_file_text(catalog_path, "catalog");
-  const Catalog cat =
-      build_catalog(parse_catalog_csv(text, catalog_path.empty() ? "embedded catalog" : catalog_path),
-                    catalog_options_from_config(c));
-  std::printf("pools (%s):\n", c.pools.empty() ? "the default pool: the file has no `pools` key"
-                                               : "from the file");
+  const Catalog cat = build_catalog(
+      parse_catalog_csv(text, catalog_path.empty() ? "embedded catalog" : catalog_path),
+      catalog_options_from_config(c));
+  std::printf("pools (%s):\n",
+              c.pools.empty() ? "the default pool: the file has no `pools` key" : "from the file");
   for (std::uint32_t i = 0; i < cat.pools.size(); ++i) {
     std::size_t n = 0;
     for (const Offering& o : cat.offerings) n += o.pool_index == i ? 1 : 0;

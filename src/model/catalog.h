@@ -13,7 +13,7 @@ struct CatalogOptions {
   std::vector<std::string> zones = {"us-east-1a", "us-east-1b", "us-east-1c"};
   std::string region = "us-east-1";
   std::string pool = "default";  // the default pool's name, when `pools` is empty
-  std::vector<Pool> pools;        // empty = default_pool(pool)
+  std::vector<Pool> pools;       // empty = default_pool(pool)
   AllocatableRule allocatable;
 };
 
@@ -22,7 +22,7 @@ struct CatalogOptions {
 struct Catalog {
   std::vector<InstanceType> types;
   std::vector<Offering> offerings;
-  std::vector<Pool> pools;  // requirements canonical (label aliases resolved)
+  std::vector<Pool> pools;              // requirements canonical (label aliases resolved)
   std::vector<std::string> gpu_models;  // distinct catalog model names, for label aliases
   // Indexes into `types` sorted by name (filled by build_catalog) so find_type is a binary
   // search; when its size differs from `types` (a hand-built Catalog), find_type scans.

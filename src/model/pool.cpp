@@ -10,12 +10,18 @@ bool is_lower(char c) { return c >= 'a' && c <= 'z'; }
 
 const char* op_name(SelectorOp op) {
   switch (op) {
-    case SelectorOp::In: return "In";
-    case SelectorOp::NotIn: return "NotIn";
-    case SelectorOp::Exists: return "Exists";
-    case SelectorOp::DoesNotExist: return "DoesNotExist";
-    case SelectorOp::Gt: return "Gt";
-    case SelectorOp::Lt: return "Lt";
+    case SelectorOp::In:
+      return "In";
+    case SelectorOp::NotIn:
+      return "NotIn";
+    case SelectorOp::Exists:
+      return "Exists";
+    case SelectorOp::DoesNotExist:
+      return "DoesNotExist";
+    case SelectorOp::Gt:
+      return "Gt";
+    case SelectorOp::Lt:
+      return "Lt";
   }
   return "?";
 }

@@ -19,10 +19,10 @@ namespace fitscale {
 // capacity-type, gpu-model), derived from the catalog row, so pools and pods can select on them.
 namespace label {
 inline constexpr std::string_view kInstanceCategory = "fitscale.io/instance-category";  // "p"
-inline constexpr std::string_view kInstanceFamily = "fitscale.io/instance-family";  // "p3dn"
+inline constexpr std::string_view kInstanceFamily = "fitscale.io/instance-family";      // "p3dn"
 inline constexpr std::string_view kInstanceGeneration = "fitscale.io/instance-generation";  // "3"
-inline constexpr std::string_view kInstanceSize = "fitscale.io/instance-size";  // "24xlarge"
-inline constexpr std::string_view kInstanceCpu = "fitscale.io/instance-cpu";    // vCPUs
+inline constexpr std::string_view kInstanceSize = "fitscale.io/instance-size";      // "24xlarge"
+inline constexpr std::string_view kInstanceCpu = "fitscale.io/instance-cpu";        // vCPUs
 inline constexpr std::string_view kInstanceMemory = "fitscale.io/instance-memory";  // MiB
 inline constexpr std::string_view kGpuCount = "fitscale.io/gpu-count";
 inline constexpr std::string_view kGpuMemory = "fitscale.io/gpu-memory";  // MiB of one GPU
@@ -50,9 +50,9 @@ struct Pool {
   std::int64_t weight = 0;  // 0..100, higher first; equal weights: the cheapest
   // Every requirement must hold for an offering to be the pool's (as one nodeSelectorTerm).
   std::vector<Requirement> requirements;
-  Labels labels;                     // added to the pool's nodes
-  std::vector<Taint> taints;         // on all the pool's nodes
-  std::vector<Taint> gpu_taints;     // on its nodes with GPUs only
+  Labels labels;                      // added to the pool's nodes
+  std::vector<Taint> taints;          // on all the pool's nodes
+  std::vector<Taint> gpu_taints;      // on its nodes with GPUs only
   std::vector<Taint> startup_taints;  // on its nodes at creation; pods need not tolerate them
   PoolLimits limits;
 };

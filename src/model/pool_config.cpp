@@ -184,8 +184,8 @@ Pool read_pool_spec(const YAML::Node& n, const std::string& source, const std::s
   p.name = std::move(name);
   if (n.IsNull()) return p;
   r.expect_map(n, path,
-               {"name", "weight", "requirements", "labels", "taints", "gpuTaints",
-                "startupTaints", "limits"});
+               {"name", "weight", "requirements", "labels", "taints", "gpuTaints", "startupTaints",
+                "limits"});
   if (const YAML::Node v = n["weight"]) p.weight = r.integer(v, path + ".weight", 0, 100);
   if (const YAML::Node v = n["requirements"]) {
     if (!v.IsSequence()) r.fail(v, path + ".requirements", "must be a list, got " + r.shown(v));
@@ -213,8 +213,7 @@ Pool read_pool_spec(const YAML::Node& n, const std::string& source, const std::s
     if (const YAML::Node v = l["memory"])
       p.limits.memory_bytes = (r.quantity_milli(v, lp + ".memory") + 999) / 1000;
     if (const YAML::Node v = l["gpus"]) p.limits.gpus = r.integer(v, lp + ".gpus", 0, 1'000'000);
-    if (const YAML::Node v = l["nodes"])
-      p.limits.nodes = r.integer(v, lp + ".nodes", 0, 1'000'000);
+    if (const YAML::Node v = l["nodes"]) p.limits.nodes = r.integer(v, lp + ".nodes", 0, 1'000'000);
     if (const YAML::Node v = l["usdPerHour"]) p.limits.usd_per_hour = r.usd(v, lp + ".usdPerHour");
   }
   return p;

@@ -23,16 +23,15 @@ std::vector<std::uint32_t> offerings_in_zones(const Catalog& catalog, const Poli
 bool offering_admits(const PodClass& c, const Offering& o) {
   if (c.on_demand_only && o.capacity_type == CapacityType::Spot) return false;
   if (!fits(c.exemplar->requests, o.allocatable)) return false;
-  if ((!c.node_selector.empty() || !c.affinity.empty()) && !labels_admit(c, o.labels))
-    return false;
+  if ((!c.node_selector.empty() || !c.affinity.empty()) && !labels_admit(c, o.labels)) return false;
   // Startup taints are not here: Karpenter's rule, they are expected to be removed by the time
   // the node takes pods.
   return o.taints.empty() || tolerates_all(c.exemplar->tolerations, o.taints);
 }
 
-std::vector<OfferingChoice> choose_offerings_by_pool(
-    const PodClass& c, const Catalog& catalog, const Policy& policy,
-    const std::vector<std::uint32_t>& candidates) {
+std::vector<OfferingChoice> choose_offerings_by_pool(const PodClass& c, const Catalog& catalog,
+                                                     const Policy& policy,
+                                                     const std::vector<std::uint32_t>& candidates) {
   const std::size_t pools = std::max<std::size_t>(1, catalog.pools.size());
   std::vector<std::vector<std::uint32_t>> spot(pools);
   std::vector<std::vector<std::uint32_t>> on_demand(pools);

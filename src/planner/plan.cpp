@@ -14,8 +14,8 @@
 #include "planner/offering_choice.h"
 #include "planner/packing.h"
 #include "planner/placement.h"
-#include "planner/pool_limits.h"
 #include "planner/pod_class.h"
+#include "planner/pool_limits.h"
 #include "planner/reasons.h"
 #include "planner/scale_down.h"
 
@@ -249,7 +249,8 @@ class Planner {
                        std::vector<std::pair<std::uint32_t, planner::PoolCharge>>& out) const {
     for (const NewNodes& g : groups) {
       const std::uint32_t pool = catalog_.offerings[g.offering].pool_index;
-      auto it = std::find_if(out.begin(), out.end(), [&](const auto& e) { return e.first == pool; });
+      auto it =
+          std::find_if(out.begin(), out.end(), [&](const auto& e) { return e.first == pool; });
       if (it == out.end()) it = out.insert(out.end(), {pool, {}});
       it->second += planner::charge_of(catalog_, g.offering, g.count);
     }
@@ -285,9 +286,8 @@ class Planner {
         charged = std::move(by_pool);
         return g;
       }
-      std::erase_if(candidates, [&](std::uint32_t i) {
-        return catalog_.offerings[i].pool_index == *refused;
-      });
+      std::erase_if(candidates,
+                    [&](std::uint32_t i) { return catalog_.offerings[i].pool_index == *refused; });
     }
   }
 

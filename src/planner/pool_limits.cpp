@@ -86,8 +86,8 @@ std::optional<std::string> PoolBook::refuse(std::uint32_t pool, const PoolCharge
   const PoolLimits& l = p.limits;
   const PoolCharge& u = used_[pool];
   auto over = [&](const char* what, const std::string& limit, const std::string& used) {
-    return "pool " + p.name + ": its nodes would pass its " + what + " limit of " + limit +
-           " (" + used + " in use)";
+    return "pool " + p.name + ": its nodes would pass its " + what + " limit of " + limit + " (" +
+           used + " in use)";
   };
   if (l.nodes && u.nodes + add.nodes > *l.nodes)
     return over("nodes", format_count(*l.nodes), format_count(u.nodes));

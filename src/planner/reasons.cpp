@@ -136,20 +136,27 @@ std::string no_offering_reason(const PodClass& c, const Catalog& catalog,
   // nodes, most often).
   {
     std::vector<std::uint32_t> tolerated;
+    std::vector<std::uint32_t> big_enough;
     for (std::uint32_t i : matching) {
       const Offering& o = catalog.offerings[i];
       if (o.taints.empty() || tolerates_all(c.exemplar->tolerations, o.taints))
         tolerated.push_back(i);
+      if (fits(req, o.allocatable)) big_enough.push_back(i);
     }
-    if (tolerated.empty()) {
-      const Offering& o = catalog.offerings[matching.front()];
+    const bool blocked = !big_enough.empty() &&
+                         std::none_of(big_enough.begin(), big_enough.end(), [&](std::uint32_t i) {
+                           const auto& t = catalog.offerings[i].taints;
+                           return t.empty() || tolerates_all(c.exemplar->tolerations, t);
+                         });
+    if (blocked) {
+      const Offering& o = catalog.offerings[big_enough.front()];
       const Taint* t = first_untolerated(c.exemplar->tolerations, o.taints);
       const std::string pool =
           o.pool_index < catalog.pools.size() ? catalog.pools[o.pool_index].name : "?";
-      return "does not tolerate taint " + (t ? describe(*t) : std::string("?")) +
-             " of pool " + pool + "'s nodes, which every offering that fits its labels has";
+      return "does not tolerate taint " + (t ? describe(*t) : std::string("?")) + " of pool " +
+             pool + "'s nodes, which every offering that fits its labels has";
     }
-    matching = std::move(tolerated);
+    if (!tolerated.empty()) matching = std::move(tolerated);
   }
   // 3. Too big: report against the offering that comes closest (smallest dominant shortfall).
   std::uint32_t closest = matching.front();

@@ -12,8 +12,7 @@ bool is_extended(const std::string& name) {
   const auto slash = name.find('/');
   if (slash == std::string::npos) return false;
   const std::string domain = name.substr(0, slash);
-  if (domain == "kubernetes.io" ||
-      (domain.size() > 14 && domain.ends_with(".kubernetes.io"))) {
+  if (domain == "kubernetes.io" || (domain.size() > 14 && domain.ends_with(".kubernetes.io"))) {
     return false;
   }
   return !name.starts_with("requests.");

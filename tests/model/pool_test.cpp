@@ -78,8 +78,9 @@ TEST(Pool, BadPoolsNameFileLineAndField) {
   EXPECT_EQ(error_of("pools:\n  - name: a\n    taints: [{key: k, effect: Never}]\n"),
             "c.yaml:3: pools[0].taints[0].effect: must be one of NoSchedule, PreferNoSchedule, "
             "NoExecute, got \"Never\"");
-  EXPECT_EQ(error_of("pools:\n  - name: a\n    limits: {nodes: -1}\n"),
-            "c.yaml:3: pools[0].limits.nodes: must be a whole number from 0 to 1000000, got \"-1\"");
+  EXPECT_EQ(
+      error_of("pools:\n  - name: a\n    limits: {nodes: -1}\n"),
+      "c.yaml:3: pools[0].limits.nodes: must be a whole number from 0 to 1000000, got \"-1\"");
   EXPECT_EQ(error_of("pools:\n  - name: a\n    limits: {memory: lots}\n"),
             "c.yaml:3: pools[0].limits.memory: bad quantity \"lots\": must start with a number");
   EXPECT_EQ(error_of("pools:\n  - name: a\n    labels: {fitscale.io/pool: b}\n"),
