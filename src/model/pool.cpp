@@ -56,10 +56,13 @@ TypeName parse_type_name(std::string_view name) {
 }
 
 bool is_current_generation(std::string_view instance_type) {
-  const TypeName t = parse_type_name(instance_type);
-  if (t.generation.empty()) return true;
-  if (t.family == "c3" || t.family == "m3" || t.family == "r3") return false;
-  return t.generation.size() > 1 || t.generation[0] >= '3';
+  // AWS's previous-generation families (those the catalog has, and the retired ones before
+  // them); a list rather than a rule on the generation number, so names of owned hardware or
+  // of a hand-made catalog ("gpu1.large") are never taken for old EC2 types.
+  static constexpr std::string_view kPrevious[] = {
+      "c1", "c3", "cc2", "cr1", "d2", "g2", "hs1", "i2", "m1", "m2", "m3", "r3", "t1", "x1", "x1e"};
+  const std::string family = parse_type_name(instance_type).family;
+  return std::find(std::begin(kPrevious), std::end(kPrevious), family) == std::end(kPrevious);
 }
 
 void add_type_labels(const InstanceType& t, Labels& labels) {

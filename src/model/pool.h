@@ -72,9 +72,8 @@ struct TypeName {
 };
 TypeName parse_type_name(std::string_view name);
 
-// Current generation: generation 3 or newer, except c3, m3 and r3, which AWS lists among its
-// previous-generation types with C1, D2, I2, M1, M2 and X1. A name with no generation counts as
-// current (it is no EC2 name we know to be old).
+// Current generation: every family but those AWS lists as previous generation (C1, C3, D2, I2,
+// M1, M2, M3, R3, T1, X1, X1e in the shipped catalog; CC2, CR1, G2, HS1 retired before).
 bool is_current_generation(std::string_view instance_type);
 
 // The labels of `t` that requirements may name beyond the offering's well-known ones.

@@ -104,7 +104,8 @@ TEST(Pool, TypeNamesAndCurrentGeneration) {
   EXPECT_TRUE(is_current_generation("c7i-flex.large"));
   EXPECT_FALSE(is_current_generation("m3.medium"));
   EXPECT_FALSE(is_current_generation("c1.xlarge"));
-  EXPECT_FALSE(is_current_generation("t2.micro"));
+  EXPECT_TRUE(is_current_generation("t2.micro"));
+  EXPECT_TRUE(is_current_generation("gpu1.large")) << "not an EC2 name: not an old EC2 type";
   EXPECT_FALSE(is_current_generation("x1.16xlarge"));
   EXPECT_TRUE(is_current_generation("u-3tb1.56xlarge"));
 }
