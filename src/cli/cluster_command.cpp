@@ -173,12 +173,17 @@ int run_cluster(const ClusterFlags& f) {
                        f.tls_cert_file + " (" + why + ")");
     }
   }
+  // The simulated cloud sells every type of the catalog: which ones a pool may use is
+  // `fitscale run`'s configuration, and its launches say what their Nodes carry.
+  CatalogOptions everything;
+  Pool any;
+  any.name = "default";
+  everything.pools = {any};
   Catalog catalog =
       f.catalog.empty()
-          ? build_catalog(parse_catalog_csv(default_catalog_csv(), "embedded catalog"),
-                          CatalogOptions{})
+          ? build_catalog(parse_catalog_csv(default_catalog_csv(), "embedded catalog"), everything)
           : build_catalog(parse_catalog_csv(read_file_text(f.catalog, "catalog"), f.catalog),
-                          CatalogOptions{});
+                          everything);
   WallClock clock;
   SimCloudOptions sim_options;
   sim_options.cluster_name = f.cluster_name;

@@ -10,11 +10,14 @@
 
 #include "cli/commands.h"
 #include "model/budget_manifest.h"
+#include "model/catalog.h"
 #include "model/config.h"
 #include "model/error.h"
 #include "model/file_text.h"
 #include "model/money.h"
+#include "model/pool_config.h"
 #include "obs/redact.h"
+#include "planner/policy_from_config.h"
 
 namespace fitscale::cli {
 namespace {
@@ -125,6 +128,24 @@ void refuse_budget_as_config(const std::string& path) {
   }
 }
 
+// The pools that apply and how many offerings (type x zone x capacity type) each admits from
+// the catalog: a pool that admits none is almost surely a typo in its requirements.
+void print_pools(const Config& c, const std::string& catalog_path) {
+  const std::string text = catalog_path.empty() ? std::string(default_catalog_csv())
+                                                : read_file_text(catalog_path, "catalog");
+  const Catalog cat = build_catalog(
+      parse_catalog_csv(text, catalog_path.empty() ? "embedded catalog" : catalog_path),
+      catalog_options_from_config(c));
+  std::printf("pools (%s):\n",
+              c.pools.empty() ? "the default pool: the file has no `pools` key" : "from the file");
+  for (std::uint32_t i = 0; i < cat.pools.size(); ++i) {
+    std::size_t n = 0;
+    for (const Offering& o : cat.offerings) n += o.pool_index == i ? 1 : 0;
+    std::printf("  %s; %zu offerings%s\n", describe(cat.pools[i]).c_str(), n,
+                n == 0 ? " (warning: its requirements admit no offering of the catalog)" : "");
+  }
+}
+
 }  // namespace
 
 Runner register_validate(CLI::App& app) {
@@ -175,7 +196,10 @@ Runner register_validate(CLI::App& app) {
     if (path->empty()) from = "safe defaults: no config file";
     if (!objects.empty()) from += ", with " + std::to_string(objects.size()) + " Budget object(s)";
     print_budgets(merged.budgets, from.c_str());
-    if (!path->empty()) print_summary(c);
+    if (!path->empty()) {
+      print_summary(c);
+      print_pools(c, *catalog);
+    }
     return 0;
   };
 }

@@ -8,6 +8,7 @@
 
 #include "controller/kept_snapshot.h"
 #include "controller/launch_allowance.h"
+#include "controller/launch_node_spec.h"
 #include "controller/runtime_watch.h"
 #include "controller/snapshot_builder.h"
 #include "model/error.h"
@@ -516,7 +517,8 @@ void Controller::launch(const Plan& p, const Snapshot& snapshot, Time now, LoopR
     req.zone = d.zone;
     req.capacity_type = d.capacity_type;
     req.count = d.count;
-    req.pool = options_.policy.pool;
+    req.pool = d.pool.empty() ? options_.policy.pool : d.pool;
+    set_node_labels_and_taints(catalog_, d, req);
     req.owner_namespace = d.owner_namespace;
     req.job = d.job;
     // Deterministic and unique per decision: a retried call never launches twice.

@@ -147,6 +147,10 @@ struct Instance {
   std::string job;
   bool interruption_notice = false;
   std::map<std::string, std::string> tags;
+  // What its Node is to carry, from its pool (empty: the offering's): the simulated clouds
+  // register the Node with them.
+  Labels node_labels;
+  std::vector<Taint> node_taints;
 };
 
 struct LaunchRequest {
@@ -157,6 +161,10 @@ struct LaunchRequest {
   std::string pool;
   std::string owner_namespace;
   std::string job;
+  // The labels and taints (startup taints included) its Nodes are to carry: its offering's
+  // and its pool's (docs/pools.md).
+  Labels node_labels;
+  std::vector<Taint> node_taints;
   std::string client_token;  // idempotency: a retried request never launches twice
   Micros price_micros_per_hour = 0;
   // Defence in depth: the most this launch may add per hour under the budgets' $/h caps (what

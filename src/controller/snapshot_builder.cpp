@@ -6,12 +6,20 @@
 namespace fitscale {
 
 OfferingIndex::OfferingIndex(const Catalog& catalog) {
-  for (const auto& o : catalog.offerings) by_key_.emplace(o.key(), &o);
+  for (const auto& o : catalog.offerings) {
+    by_key_.emplace(o.key(), &o);  // the first pool's, for an instance of an unknown pool
+    if (o.pool_index < catalog.pools.size())
+      by_key_.emplace(o.key() + "#" + catalog.pools[o.pool_index].name, &o);
+  }
 }
 
 const Offering* OfferingIndex::find(const std::string& type, const std::string& zone,
-                                    CapacityType c) const {
-  auto it = by_key_.find(type + "/" + zone + "/" + to_string(c));
+                                    CapacityType c, const std::string& pool) const {
+  const std::string key = type + "/" + zone + "/" + to_string(c);
+  if (!pool.empty()) {
+    if (auto it = by_key_.find(key + "#" + pool); it != by_key_.end()) return it->second;
+  }
+  auto it = by_key_.find(key);
   return it == by_key_.end() ? nullptr : it->second;
 }
 
@@ -35,9 +43,11 @@ Node in_flight_node(const Instance& inst, const OfferingIndex& offerings) {
   n.state = NodeState::InFlight;
   n.created = inst.launched_at;
   copy_instance(inst, n);
-  if (const Offering* o = offerings.find(inst.instance_type, inst.zone, inst.capacity_type)) {
+  if (const Offering* o =
+          offerings.find(inst.instance_type, inst.zone, inst.capacity_type, inst.pool)) {
     n.labels = o->labels;
     n.allocatable = o->allocatable;
+    n.taints = o->taints;  // its pool's: only pods that tolerate them are planned onto it
   }
   return n;
 }

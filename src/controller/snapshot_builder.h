@@ -17,7 +17,9 @@ namespace fitscale {
 class OfferingIndex {
  public:
   explicit OfferingIndex(const Catalog& catalog);
-  const Offering* find(const std::string& type, const std::string& zone, CapacityType c) const;
+  // The offering of `pool` when it has one, else the first pool's with that key.
+  const Offering* find(const std::string& type, const std::string& zone, CapacityType c,
+                       const std::string& pool = {}) const;
 
  private:
   std::map<std::string, const Offering*, std::less<>> by_key_;

@@ -5,27 +5,35 @@
 #include <vector>
 
 #include "model/offering.h"
+#include "model/pool.h"
 
 namespace fitscale {
 
 struct CatalogOptions {
   std::vector<std::string> zones = {"us-east-1a", "us-east-1b", "us-east-1c"};
   std::string region = "us-east-1";
-  std::string pool = "default";
+  std::string pool = "default";  // the default pool's name, when `pools` is empty
+  std::vector<Pool> pools;       // empty = default_pool(pool)
   AllocatableRule allocatable;
 };
 
-// Instance types and the offerings built from them (type x zone x capacity type; no spot
-// offering where the spot price is empty).
+// Instance types and the offerings built from them (pool x type x zone x capacity type, where
+// the pool's requirements admit the offering; no spot offering where the spot price is empty).
 struct Catalog {
   std::vector<InstanceType> types;
   std::vector<Offering> offerings;
+  std::vector<Pool> pools;              // requirements canonical (label aliases resolved)
   std::vector<std::string> gpu_models;  // distinct catalog model names, for label aliases
   // Indexes into `types` sorted by name (filled by build_catalog) so find_type is a binary
   // search; when its size differs from `types` (a hand-built Catalog), find_type scans.
   std::vector<std::uint32_t> types_by_name;
 
   const InstanceType* find_type(std::string_view name) const;
+  // The offering an instance was launched from: its pool's, else (an instance of a pool no
+  // longer configured) the first with that type, zone and capacity type; nullptr when none.
+  const Offering* find_offering(std::string_view instance_type, std::string_view zone,
+                                CapacityType capacity_type, std::string_view pool) const;
+  const Pool* find_pool(std::string_view name) const;
 };
 
 // The largest sizes and price a catalog row may give: far above any real instance (the largest

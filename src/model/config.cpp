@@ -12,6 +12,7 @@
 
 #include "model/budget_spec.h"
 #include "model/error.h"
+#include "model/pool_config.h"
 #include "model/quantity.h"
 #include "model/resources.h"
 
@@ -469,7 +470,7 @@ Config parse_config(std::string_view yaml, std::string_view source) {
   if (!root.IsDefined() || root.IsNull()) return c;
   r.expect_map(root, "",
                {"zones", "region", "pool", "clusterName", "controller", "scaleDown", "allocatable",
-                "budgets", "alerts", "simulator", "aws", "metrics", "logFormat"});
+                "budgets", "alerts", "simulator", "aws", "metrics", "logFormat", "pools"});
 
   if (auto z = root["zones"]) {
     r.expect_list(z, "zones");
@@ -514,6 +515,7 @@ Config parse_config(std::string_view yaml, std::string_view source) {
     }
   }
   if (auto n = root["allocatable"]) read_allocatable(r, n, c.allocatable);
+  if (auto n = root["pools"]) c.pools = read_pools(n, c.source);
   for (const auto& kv : root) {
     // An empty `budgets:` is reported at its key's line (the empty value has no line of its own).
     if (kv.first.Scalar() == "budgets" && kv.second.IsNull()) {

@@ -14,6 +14,7 @@
 #include "model/budget.h"
 #include "model/offering.h"
 #include "model/pod.h"
+#include "model/pool.h"
 #include "model/time.h"
 
 namespace fitscale {
@@ -98,6 +99,8 @@ struct Config {
   std::vector<std::string> zones = {"us-east-1a", "us-east-1b", "us-east-1c"};
   std::string region = "us-east-1";
   std::string pool = "default";
+  // `pools:`; empty = the default pool (default_pool(pool)), docs/pools.md.
+  std::vector<Pool> pools;
   std::string cluster_name = "fitscale";  // tag on every instance; found again after a restart
   ControllerConfig controller;
   ScaleDownConfig scale_down;

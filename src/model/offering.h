@@ -8,6 +8,7 @@
 #include "model/money.h"
 #include "model/pod.h"
 #include "model/resources.h"
+#include "model/taint.h"
 
 namespace fitscale {
 
@@ -47,8 +48,13 @@ struct Offering {
   double usd_per_hour = 0;
   Micros micros_per_hour = 0;
   Labels labels;  // the labels a node of this offering carries (instance-type, zone, arch, ...)
+  // The pool it is offered through (index into Catalog::pools; its name is labels' pool) and
+  // the taints its nodes carry: a pod may use it only if it tolerates them.
+  std::uint32_t pool_index = 0;
+  std::vector<Taint> taints;
 
-  std::string key() const;  // "p3.8xlarge/us-east-1a/spot"
+  // "p3.8xlarge/us-east-1a/spot": what the cloud sells, the same for every pool offering it.
+  std::string key() const;
 };
 
 // Hourly spot interruption hazard for a Spot Advisor bucket (monthly frequency

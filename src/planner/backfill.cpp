@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "planner/offering_choice.h"
 #include "planner/predicates.h"
 
 namespace fitscale::planner {
@@ -14,11 +15,10 @@ double size_of(const Resources& r) {
                   static_cast<double>(r.memory_bytes) / (4.0 * 1024 * 1024));
 }
 
-// Can pods of `c` go on a node launched as offering `o`? (New nodes carry no taints.)
+// Can pods of `c` go on a node launched as offering `o`? (Its pool's labels and taints too.)
 bool may_join(const PodClass& c, const Offering& o) {
   if (c.has_anti_affinity) return false;  // keep repelling pods on nodes of their own class
-  if (c.on_demand_only && o.capacity_type == CapacityType::Spot) return false;
-  return labels_admit(c, o.labels);
+  return offering_admits(c, o);
 }
 
 }  // namespace

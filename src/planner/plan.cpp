@@ -16,6 +16,7 @@
 #include "planner/packing.h"
 #include "planner/placement.h"
 #include "planner/pod_class.h"
+#include "planner/pool_limits.h"
 #include "planner/reasons.h"
 #include "planner/scale_down.h"
 
@@ -51,10 +52,16 @@ struct LaunchKey {
   bool operator==(const LaunchKey&) const = default;
 };
 
+// Per class: why its pods get no new node when no offering takes them (kind, reason).
+struct NoOfferingReason {
+  UnschedulableKind kind = UnschedulableKind::NoOffering;
+  std::string reason;
+};
+
 class Planner {
  public:
   Planner(const Snapshot& s, const Catalog& c, const Policy& p, Time now)
-      : s_(s), catalog_(c), policy_(p), now_(now) {}
+      : s_(s), catalog_(c), policy_(p), now_(now), pools_(s, c) {}
 
   Plan run() {
     collect_pending();
@@ -153,34 +160,137 @@ class Planner {
     }
   }
 
+  // Classes here are slots: one per (pod class, pool it may use), the most preferred pool's
+  // first; a pod starts at its class's first slot and moves on when that pool's limits refuse
+  // its job (next_slot_).
   void price_lone_classes() {
-    zone_offerings_ = planner::offerings_in_zones(catalog_, policy_);
-    classes_ = planner::build_classes(s_.pods, lone_, catalog_.gpu_models);
+    all_zone_offerings_ = planner::offerings_in_zones(catalog_, policy_);
+    zone_offerings_ = planner::with_room(pools_, all_zone_offerings_);
+    const std::vector<PodClass> base = planner::build_classes(s_.pods, lone_, catalog_.gpu_models);
     pod_class_.assign(s_.pods.size(), -1);
-    no_offering_.reserve(classes_.size());
-    usable_.assign(classes_.size(), {});
-    for (std::size_t ci = 0; ci < classes_.size(); ++ci) {
-      const PodClass& c = classes_[ci];
-      const planner::OfferingChoice choice =
-          planner::choose_offerings(c, catalog_, policy_, zone_offerings_);
-      for (std::uint32_t pi : c.pods) pod_class_[pi] = static_cast<int>(ci);
-      if (choice.usable.empty()) {
+    no_offering_.reserve(base.size());
+    for (const PodClass& c : base) {
+      const std::size_t first = classes_.size();
+      for (std::uint32_t pi : c.pods) pod_class_[pi] = static_cast<int>(first);
+      std::vector<planner::OfferingChoice> choices =
+          planner::choose_offerings_by_pool(c, catalog_, policy_, zone_offerings_);
+      if (choices.front().usable.empty()) {
         // Its pods may still fit on existing nodes; those that do not get this reason.
-        const bool backoff = choice.fits_somewhere();
-        no_offering_.push_back(
-            {backoff ? UnschedulableKind::CapacityBackoff : UnschedulableKind::NoOffering,
-             backoff ? planner::backoff_reason(choice, catalog_)
-                     : planner::no_offering_reason(c, catalog_, zone_offerings_)});
+        classes_.push_back(c);
+        next_slot_.push_back(-1);
+        usable_.emplace_back();
+        no_offering_.push_back(no_offering(c, choices.front()));
         packers_.emplace_back(std::nullopt);
         continue;
       }
-      no_offering_.emplace_back();
-      packers_.emplace_back(std::in_place, c.exemplar->requests, c.self_anti_affinity,
-                            choice.usable, catalog_);
-      usable_[ci] = choice.usable;
+      for (std::size_t k = 0; k < choices.size(); ++k) {
+        classes_.push_back(c);
+        next_slot_.push_back(k + 1 < choices.size() ? static_cast<int>(classes_.size()) : -1);
+        no_offering_.emplace_back();
+        packers_.emplace_back(std::in_place, c.exemplar->requests, c.self_anti_affinity,
+                              choices[k].usable, catalog_);
+        usable_.push_back(std::move(choices[k].usable));
+      }
     }
     admitted_.assign(classes_.size(), {});
     cursors_.assign(classes_.size(), {});
+  }
+
+  NoOfferingReason no_offering(const PodClass& c, const planner::OfferingChoice& choice) const {
+    if (choice.fits_somewhere())
+      return {UnschedulableKind::CapacityBackoff, planner::backoff_reason(choice, catalog_)};
+    if (pools_.limited() && all_zone_offerings_.size() != zone_offerings_.size()) {
+      // Offerings that would take it are in pools at their limits: it waits for room.
+      const planner::OfferingChoice full =
+          planner::choose_offerings(c, catalog_, policy_, all_zone_offerings_);
+      if (!full.usable.empty()) {
+        const auto why =
+            pools_.refuse(full.pool, planner::charge_of(catalog_, full.usable.front(), 1));
+        return {UnschedulableKind::BudgetWait, why ? *why : "its pools are at their limits"};
+      }
+    }
+    return {UnschedulableKind::NoOffering,
+            planner::no_offering_reason(c, catalog_, all_zone_offerings_)};
+  }
+
+  // Moves the class entry `e` (pods to launch for one job) to the first slot whose pool's
+  // limits take them, charging that pool; false (nothing charged) when none does.
+  bool charge_pool(std::pair<std::size_t, std::vector<std::uint32_t>>& e,
+                   const std::vector<std::int64_t>& count,
+                   std::vector<std::pair<std::uint32_t, planner::PoolCharge>>& charged,
+                   std::string& why) {
+    const auto k = static_cast<std::int64_t>(e.second.size());
+    for (int s = static_cast<int>(e.first); s >= 0; s = next_slot_[static_cast<std::size_t>(s)]) {
+      const auto si = static_cast<std::size_t>(s);
+      const ClassPacker& pk = *packers_[si];
+      planner::PoolCharge add = planner::charge_of(catalog_, pk, count[si] + k);
+      add -= planner::charge_of(catalog_, pk, count[si]);
+      const std::uint32_t pool = catalog_.offerings[usable_[si].front()].pool_index;
+      if (auto refusal = pools_.refuse(pool, add)) {
+        if (why.empty()) why = *refusal;
+        continue;
+      }
+      pools_.charge(pool, add);
+      charged.emplace_back(pool, add);
+      e.first = si;
+      return true;
+    }
+    return false;
+  }
+
+  void uncharge(std::vector<std::pair<std::uint32_t, planner::PoolCharge>>& charged) {
+    for (auto& [pool, add] : charged) {
+      planner::PoolCharge back;
+      back -= add;
+      pools_.charge(pool, back);
+    }
+    charged.clear();
+  }
+
+  void charges_by_pool(const std::vector<NewNodes>& groups,
+                       std::vector<std::pair<std::uint32_t, planner::PoolCharge>>& out) const {
+    for (const NewNodes& g : groups) {
+      const std::uint32_t pool = catalog_.offerings[g.offering].pool_index;
+      auto it =
+          std::find_if(out.begin(), out.end(), [&](const auto& e) { return e.first == pool; });
+      if (it == out.end()) it = out.insert(out.end(), {pool, {}});
+      it->second += planner::charge_of(catalog_, g.offering, g.count);
+    }
+  }
+
+  // A gang's plan within its pools' limits: pools that refuse it are left out, one at a time.
+  planner::GangPlan pack_gang_in_pools(
+      const std::string& name, const std::vector<PodClass>& members,
+      std::vector<std::pair<std::uint32_t, planner::PoolCharge>>& charged) {
+    std::vector<std::uint32_t> candidates = zone_offerings_;
+    std::string why;
+    for (;;) {
+      planner::GangPlan g = planner::pack_gang(name, members, catalog_, policy_, candidates);
+      if (!g.ok || !pools_.limited()) {
+        if (!g.ok && !why.empty()) {
+          g.kind = UnschedulableKind::BudgetWait;
+          g.reason = "gang " + name + ": " + why;
+        }
+        return g;
+      }
+      std::vector<std::pair<std::uint32_t, planner::PoolCharge>> by_pool;
+      charges_by_pool(g.groups, by_pool);
+      std::optional<std::uint32_t> refused;
+      for (const auto& [pool, add] : by_pool) {
+        if (auto r = pools_.refuse(pool, add)) {
+          if (why.empty()) why = *r;
+          refused = pool;
+          break;
+        }
+      }
+      if (!refused) {
+        for (const auto& [pool, add] : by_pool) pools_.charge(pool, add);
+        charged = std::move(by_pool);
+        return g;
+      }
+      std::erase_if(candidates,
+                    [&](std::uint32_t i) { return catalog_.offerings[i].pool_index == *refused; });
+    }
   }
 
   void admit_jobs() {
@@ -247,6 +357,7 @@ class Planner {
     std::vector<std::pair<std::size_t, std::vector<std::uint32_t>>> per_class;  // pods to launch
     std::vector<planner::Placement> done;  // the job's pods on existing and in-flight nodes
     std::vector<std::uint32_t> job_pods;   // the job's pods that asked (placed or to launch)
+    std::vector<std::pair<std::uint32_t, planner::PoolCharge>> pool_charged;  // by the job
     for (const Job& j : jobs) {
       planner::JobAsk ask;
       ask.ns = j.ns;
@@ -255,6 +366,7 @@ class Planner {
       per_class.clear();
       done.clear();
       job_pods.clear();
+      pool_charged.clear();
       std::optional<std::string> bad_runtime;
       for (std::uint32_t pi : j.pods) {
         if (!budgets) break;  // only admission reads runtimes
@@ -275,7 +387,7 @@ class Planner {
         const GangGroup& g = gangs_[static_cast<std::size_t>(j.gang)];
         auto members = planner::build_classes(s_.pods, g.pending, catalog_.gpu_models);
         if (!existing_->place_gang(members, out_.placements, &done)) {
-          gang_plan = planner::pack_gang(g.name, members, catalog_, policy_, zone_offerings_);
+          gang_plan = pack_gang_in_pools(g.name, members, pool_charged);
           if (!gang_plan->ok) {
             for (std::uint32_t pi : j.pods) unschedulable(pi, gang_plan->kind, gang_plan->reason);
             continue;
@@ -308,6 +420,26 @@ class Planner {
           }
           job_pods.insert(job_pods.end(), pods.begin(), pods.end());
         }
+        if (pools_.limited()) {
+          std::string why;
+          bool refused = false;
+          for (auto& e : per_class) {
+            if (!e.second.empty() && !charge_pool(e, count, pool_charged, why)) refused = true;
+          }
+          if (refused) {
+            // The job's new nodes fit no pool's limits: all of it waits (limits are charged
+            // for whole jobs), what it was placed on is free again.
+            uncharge(pool_charged);
+            existing_->undo(done, out_.placements);
+            for (const planner::Placement& pl : done) {
+              if (pod_class_[pl.pod] >= 0)
+                planner::ExistingCapacity::rewind(
+                    cursors_[static_cast<std::size_t>(pod_class_[pl.pod])], pl);
+            }
+            for (std::uint32_t pi : job_pods) unschedulable(pi, UnschedulableKind::BudgetWait, why);
+            continue;
+          }
+        }
         // The job's marginal launch: what the classes' packings cost with it minus without it,
         // so the sum over admitted jobs is exactly what the plan launches.
         for (const auto& [ci, pods] : per_class) {
@@ -324,6 +456,7 @@ class Planner {
       if (budgets) {
         if (!book) book.emplace(s_, policy_, now_);
         if (auto refusal = book->admit(ask)) {
+          uncharge(pool_charged);
           // A job that may not start takes no room: what it was placed on is free again for
           // the jobs after it (and for the job it was launched for).
           existing_->undo(done, out_.placements);
@@ -633,6 +766,7 @@ class Planner {
       d->owner_namespace = ns;
       d->job = job;
       d->offering_index = g.offering;
+      if (o.pool_index < catalog_.pools.size()) d->pool = catalog_.pools[o.pool_index].name;
     } else {
       d = &out_.launch[static_cast<std::size_t>(it - launch_keys_.begin())];
     }
@@ -667,16 +801,14 @@ class Planner {
   std::vector<std::uint32_t> pending_;
   std::vector<std::uint32_t> lone_;
   std::vector<GangGroup> gangs_;
-  std::vector<std::uint32_t> zone_offerings_;
+  std::vector<std::uint32_t> zone_offerings_;      // in the zones, in pools with room
+  std::vector<std::uint32_t> all_zone_offerings_;  // in the zones
+  planner::PoolBook pools_;
+  std::vector<int> next_slot_;  // per slot, the class's slot in its next pool, or -1
   std::vector<PodClass> classes_;
   std::vector<std::optional<ClassPacker>> packers_;
   std::vector<int> pod_class_;
   std::vector<std::vector<std::uint32_t>> admitted_;
-  // Per class: why its pods get no new node when no offering takes them (kind, reason).
-  struct NoOfferingReason {
-    UnschedulableKind kind = UnschedulableKind::NoOffering;
-    std::string reason;
-  };
   std::vector<NoOfferingReason> no_offering_;
   std::vector<planner::ClassCursor> cursors_;       // per class, its view of the existing nodes
   std::vector<std::vector<std::uint32_t>> usable_;  // per class, the offerings it may launch

@@ -44,6 +44,7 @@ struct LaunchDecision {
   std::string owner_namespace;       // charged with idle time
   std::string job;                   // job key that caused it (first one when several)
   std::uint32_t offering_index = 0;  // into Catalog::offerings
+  std::string pool;                  // the pool it launches in (fitscale.io/pool)
 };
 
 enum class RemoveReason { Empty, NeverRegistered, Interrupted, NotReady };

@@ -20,6 +20,7 @@ CatalogOptions catalog_options_from_config(const Config& config) {
   o.zones = config.zones;
   o.region = config.region;
   o.pool = config.pool;
+  o.pools = config.pools;
   o.allocatable = config.allocatable;
   return o;
 }

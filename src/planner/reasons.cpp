@@ -5,7 +5,9 @@
 #include <cstdio>
 #include <limits>
 
+#include "model/pool.h"
 #include "model/quantity.h"
+#include "model/taint.h"
 #include "planner/predicates.h"
 
 namespace fitscale::planner {
@@ -129,6 +131,32 @@ std::string no_offering_reason(const PodClass& c, const Catalog& catalog,
              " matches no offering";
     }
     return "required node affinity matches no offering";
+  }
+  // 2b. Taints of the pools those offerings are in (the default pool's nvidia.com/gpu on GPU
+  // nodes, most often).
+  {
+    std::vector<std::uint32_t> tolerated;
+    std::vector<std::uint32_t> big_enough;
+    for (std::uint32_t i : matching) {
+      const Offering& o = catalog.offerings[i];
+      if (o.taints.empty() || tolerates_all(c.exemplar->tolerations, o.taints))
+        tolerated.push_back(i);
+      if (fits(req, o.allocatable)) big_enough.push_back(i);
+    }
+    const bool blocked = !big_enough.empty() &&
+                         std::none_of(big_enough.begin(), big_enough.end(), [&](std::uint32_t i) {
+                           const auto& t = catalog.offerings[i].taints;
+                           return t.empty() || tolerates_all(c.exemplar->tolerations, t);
+                         });
+    if (blocked) {
+      const Offering& o = catalog.offerings[big_enough.front()];
+      const Taint* t = first_untolerated(c.exemplar->tolerations, o.taints);
+      const std::string pool =
+          o.pool_index < catalog.pools.size() ? catalog.pools[o.pool_index].name : "?";
+      return "does not tolerate taint " + (t ? describe(*t) : std::string("?")) + " of pool " +
+             pool + "'s nodes, which every offering that fits its labels has";
+    }
+    if (!tolerated.empty()) matching = std::move(tolerated);
   }
   // 3. Too big: report against the offering that comes closest (smallest dominant shortfall).
   std::uint32_t closest = matching.front();

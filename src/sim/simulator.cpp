@@ -15,6 +15,7 @@
 #include "cost/attribution.h"
 #include "cost/memory_ledger.h"
 #include "model/error.h"
+#include "model/extended_resource_toleration.h"
 #include "planner/policy_from_config.h"
 #include "planner/predicates.h"
 #include "sim/random.h"
@@ -134,7 +135,11 @@ class Engine {
         spent_before_(ledger_.spent_to_date(o.start)),
         controller_(cluster_, cloud_, catalog, clock_, &ledger_, fanout_,
                     controller_options(o, extra != nullptr)) {
-    for (const auto& o : catalog_.offerings) offering_by_key_.emplace(o.key(), &o);
+    for (const auto& o : catalog_.offerings) {
+      offering_by_key_.emplace(o.key(), &o);
+      if (o.pool_index < catalog_.pools.size())
+        offering_by_key_.emplace(o.key() + "#" + catalog_.pools[o.pool_index].name, &o);
+    }
   }
 
   SimReport run();
@@ -310,6 +315,9 @@ void Engine::submit(std::size_t j) {
     if (!t.gpu_model.empty()) p.node_selector.emplace(label::kGpuModel, t.gpu_model);
     if (t.on_demand) p.node_selector.emplace(label::kCapacityType, "on-demand");
     p.annotations.emplace(annotation::kSimDuration, std::to_string(t.duration_s) + "s");
+    // As a real cluster's ExtendedResourceToleration admission does: GPU pods tolerate the
+    // default pool's nvidia.com/gpu taint.
+    add_extended_resource_tolerations(p);
     p.created = o_.start + now_;
     p.active_deadline_s = t.max_runtime_s;
     if (r == 0)
@@ -527,11 +535,14 @@ void Engine::boot(std::size_t idx) {
   Node n;
   n.name = "node-" + m.id.substr(2);
   n.provider_id = inst->provider_id;
-  auto o = offering_by_key_.find(inst->instance_type + "/" + inst->zone + "/" +
-                                 to_string(inst->capacity_type));
+  const std::string key =
+      inst->instance_type + "/" + inst->zone + "/" + to_string(inst->capacity_type);
+  auto o = offering_by_key_.find(key + "#" + inst->pool);
+  if (o == offering_by_key_.end()) o = offering_by_key_.find(key);
   if (o != offering_by_key_.end()) {
     n.labels = o->second->labels;
     n.allocatable = o->second->allocatable;
+    n.taints = o->second->taints;  // its pool's (startup taints are gone by Ready here)
   }
   n.labels[std::string(label::kHostname)] = n.name;
   n.state = NodeState::Ready;

@@ -6,6 +6,7 @@
 #include "vcluster/admission_webhooks.h"
 #include "vcluster/api_error.h"
 #include "vcluster/custom_resources.h"
+#include "vcluster/extended_resource_toleration.h"
 #include "vcluster/object_meta.h"
 
 namespace fitscale::vcluster {
@@ -63,6 +64,7 @@ void default_pod(const ResourceInfo& r, nlohmann::json& pod) {
   }
   if (!spec.contains("schedulerName")) spec["schedulerName"] = "default-scheduler";
   if (!spec.contains("restartPolicy")) spec["restartPolicy"] = "Always";
+  add_extended_resource_tolerations(pod);
   // spec.priority is the Priority admission step's (priority_class.h), which runs after this.
   // A new pod's status is the server's, whatever the client sent.
   pod["status"] = {{"phase", "Pending"}, {"qosClass", "Burstable"}};

@@ -59,14 +59,26 @@ nlohmann::json CloudBridge::node_for(const Instance& inst) const {
     gpu_model = t->gpu_model;
   }
   // The catalog's offering, when there is one, knows the exact allocatable and labels.
-  const std::string key =
-      inst.instance_type + "/" + inst.zone + "/" + to_string(inst.capacity_type);
-  for (const auto& o : catalog_.offerings) {
-    if (o.key() == key) {
-      alloc = o.allocatable;
-      labels = o.labels;
-      break;
-    }
+  nlohmann::json taints = nlohmann::json::array();
+  if (const Offering* o =
+          catalog_.find_offering(inst.instance_type, inst.zone, inst.capacity_type, inst.pool)) {
+    alloc = o->allocatable;
+    labels = o->labels;
+  }
+  // What the launch asked its Nodes to carry (its pool's labels and taints) wins over this
+  // cluster's own catalog, which knows only the pools of its own configuration.
+  std::vector<Taint> all;
+  if (!inst.node_labels.empty()) {
+    for (const auto& [k, v] : inst.node_labels) labels[k] = v;
+    all = inst.node_taints;
+  } else if (const Offering* o = catalog_.find_offering(inst.instance_type, inst.zone,
+                                                        inst.capacity_type, inst.pool)) {
+    all = o->taints;
+  }
+  for (const Taint& t : all) {
+    nlohmann::json j = {{"key", t.key}, {"effect", to_string(t.effect)}};
+    if (!t.value.empty()) j["value"] = t.value;
+    taints.push_back(std::move(j));
   }
   labels[std::string(label::kInstanceType)] = inst.instance_type;
   labels[std::string(label::kBetaInstanceType)] = inst.instance_type;
@@ -81,33 +93,35 @@ nlohmann::json CloudBridge::node_for(const Instance& inst) const {
   const std::string provider_id =
       inst.provider_id.empty() ? "aws:///" + inst.zone + "/" + inst.id : inst.provider_id;
   const std::string now = format_rfc3339(clock_.now());
-  return {{"apiVersion", "v1"},
-          {"kind", "Node"},
-          {"metadata",
-           {{"name", name}, {"labels", labels}, {"annotations", {{kInstanceAnnotation, inst.id}}}}},
-          {"spec", {{"providerID", provider_id}}},
-          {"status",
-           {{"capacity", resources_to_json(capacity)},
-            {"allocatable", resources_to_json(alloc)},
-            {"conditions",
-             {{{"type", "Ready"},
-               {"status", "True"},
-               {"reason", "KubeletReady"},
-               {"message", "virtual kubelet is posting ready status"},
-               {"lastHeartbeatTime", now},
-               {"lastTransitionTime", now}}}},
-            {"addresses", {{{"type", "Hostname"}, {"address", name}}}},
-            {"nodeInfo",
-             {{"architecture", arch},
-              {"operatingSystem", "linux"},
-              {"kubeletVersion", "v1.32.0-fitscale"},
-              {"containerRuntimeVersion", "simulated://1.0"},
-              {"osImage", "fitscale virtual node"},
-              {"kernelVersion", ""},
-              {"kubeProxyVersion", ""},
-              {"machineID", inst.id},
-              {"systemUUID", inst.id},
-              {"bootID", inst.id}}}}}};
+  return {
+      {"apiVersion", "v1"},
+      {"kind", "Node"},
+      {"metadata",
+       {{"name", name}, {"labels", labels}, {"annotations", {{kInstanceAnnotation, inst.id}}}}},
+      {"spec", taints.empty() ? nlohmann::json{{"providerID", provider_id}}
+                              : nlohmann::json{{"providerID", provider_id}, {"taints", taints}}},
+      {"status",
+       {{"capacity", resources_to_json(capacity)},
+        {"allocatable", resources_to_json(alloc)},
+        {"conditions",
+         {{{"type", "Ready"},
+           {"status", "True"},
+           {"reason", "KubeletReady"},
+           {"message", "virtual kubelet is posting ready status"},
+           {"lastHeartbeatTime", now},
+           {"lastTransitionTime", now}}}},
+        {"addresses", {{{"type", "Hostname"}, {"address", name}}}},
+        {"nodeInfo",
+         {{"architecture", arch},
+          {"operatingSystem", "linux"},
+          {"kubeletVersion", "v1.32.0-fitscale"},
+          {"containerRuntimeVersion", "simulated://1.0"},
+          {"osImage", "fitscale virtual node"},
+          {"kernelVersion", ""},
+          {"kubeProxyVersion", ""},
+          {"machineID", inst.id},
+          {"systemUUID", inst.id},
+          {"bootID", inst.id}}}}}};
 }
 
 std::vector<Instance> CloudBridge::live_instances_locked() {

@@ -160,8 +160,20 @@ TEST(Catalog, OfferingsPerTypeZoneAndCapacityTypeWithoutSpotWhenNoPrice) {
                        {"kubernetes.io/os", "linux"},
                        {"fitscale.io/capacity-type", "spot"},
                        {"fitscale.io/pool", "default"},
-                       {"fitscale.io/gpu-model", "V100"}};
+                       {"fitscale.io/gpu-model", "V100"},
+                       {"fitscale.io/instance-category", "p"},
+                       {"fitscale.io/instance-family", "p3"},
+                       {"fitscale.io/instance-generation", "3"},
+                       {"fitscale.io/instance-size", "8xlarge"},
+                       {"fitscale.io/instance-cpu", "32"},
+                       {"fitscale.io/instance-memory", "249856"},
+                       {"fitscale.io/current-generation", "true"},
+                       {"fitscale.io/gpu-count", "4"},
+                       {"fitscale.io/gpu-memory", "16384"}};
   EXPECT_EQ(it->labels, want);
+  // The default pool taints GPU nodes only.
+  EXPECT_EQ(it->taints, (std::vector<Taint>{{"nvidia.com/gpu", "true", TaintEffect::NoSchedule}}));
+  EXPECT_TRUE(c.offerings.front().taints.empty());
   const Offering& m5 = c.offerings.front();
   EXPECT_EQ(m5.key(), "m5.large/us-east-1a/on-demand");
   EXPECT_EQ(m5.labels.count("fitscale.io/gpu-model"), 0u) << "CPU types carry no GPU model";

@@ -111,14 +111,14 @@ TEST(Simulator, ThreeJobsByHand) {
 }
 
 TEST(Simulator, HalfUsedNodeIsPackingExcessAndTheLedgerSplitsIt) {
-  // g2.2xlarge: 2 V100, $7.20/h = $0.002/s, the only type. a (team-a, 1 GPU) launches it at 0,
+  // g9.2xlarge: 2 V100, $7.20/h = $0.002/s, the only type. a (team-a, 1 GPU) launches it at 0,
   // runs 180..3780; at 1000 b (team-b, 1 GPU) lands on the free GPU at once and runs to 2800.
   // Node: 0..3850 = $7.70. Bound: each pod pays half the node, (3600 + 1800) s x $0.001 = $5.40.
   // Excess $2.30 = boot 180 s ($0.36) + idle tail 70 s ($0.14) + the empty half while only one
   // pod runs, 180..1000 and 2800..3780 = 1800 s x $0.001 ($1.80), which is packing.
   // Ledger: team-b pays its half for 1800 s ($1.80); team-a the rest ($5.90).
   const Catalog catalog = catalog_in_one_zone(
-      std::string(kCatalogHeader) + "g2.2xlarge,amd64,16,131072,2,V100,32768,7.200000,,,\n",
+      std::string(kCatalogHeader) + "g9.2xlarge,amd64,16,131072,2,V100,32768,7.200000,,,\n",
       "two.csv");
   MemoryLedger ledger;
   SimOptions o = hand_options();
@@ -308,7 +308,7 @@ TEST(Simulator, TheLowerBoundCountsOnlyServedJobs) {
 // item 2. This checks what the report says, not that the caps held.)
 TEST(Simulator, TheReportShowsPeakCommittedAndMonthSpendPerNamespace) {
   const Catalog catalog = catalog_in_one_zone(
-      std::string(kCatalogHeader) + "g2.2xlarge,amd64,16,131072,2,V100,32768,7.200000,,,\n",
+      std::string(kCatalogHeader) + "g9.2xlarge,amd64,16,131072,2,V100,32768,7.200000,,,\n",
       "two.csv");
   SimOptions o = hand_options();
   o.policy.budgets = Budgets{};

@@ -9,6 +9,16 @@
 namespace fitscale::vcluster {
 namespace {
 
+// As `fitscale cluster` builds it: one pool without requirements or taints, so the simulated
+// cloud sells every type (what a pool may use is the controller's configuration).
+CatalogOptions sells_all() {
+  CatalogOptions o;
+  Pool any;
+  any.name = "default";
+  o.pools = {any};
+  return o;
+}
+
 class ManualClock final : public Clock {
  public:
   Time now() const override { return t; }
@@ -18,8 +28,7 @@ class ManualClock final : public Clock {
 class VclusterComponents : public ::testing::Test {
  protected:
   VclusterComponents()
-      : catalog(
-            build_catalog(parse_catalog_csv(default_catalog_csv(), "embedded"), CatalogOptions{})),
+      : catalog(build_catalog(parse_catalog_csv(default_catalog_csv(), "embedded"), sells_all())),
         sim(catalog, clock, SimCloudOptions{}),
         cluster(catalog, sim, &sim, clock, options()) {}
 

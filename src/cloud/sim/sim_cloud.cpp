@@ -85,6 +85,8 @@ LaunchResult SimCloud::launch(const LaunchRequest& request) {
     inst.pool = request.pool;
     inst.owner_namespace = request.owner_namespace;
     inst.job = request.job;
+    inst.node_labels = request.node_labels;
+    inst.node_taints = request.node_taints;
     inst.tags["fitscale.io/cluster"] = options_.cluster_name;
     inst.tags["fitscale.io/pool"] = request.pool;
     inst.tags["fitscale.io/job"] = request.job;

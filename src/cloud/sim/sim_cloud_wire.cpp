@@ -17,6 +17,28 @@ T field(const nlohmann::json& j, const char* name, T fallback, const char* what)
   }
 }
 
+nlohmann::json taints_to_json(const std::vector<Taint>& taints) {
+  nlohmann::json out = nlohmann::json::array();
+  for (const Taint& t : taints)
+    out.push_back({{"key", t.key}, {"value", t.value}, {"effect", to_string(t.effect)}});
+  return out;
+}
+
+std::vector<Taint> taints_from_json(const nlohmann::json& j, const char* what) {
+  std::vector<Taint> out;
+  const auto it = j.find("node_taints");
+  if (it == j.end() || it->is_null()) return out;
+  if (!it->is_array()) throw InputError(std::string(what) + ": field node_taints: not a list");
+  for (const auto& t : *it) {
+    Taint taint;
+    taint.key = field<std::string>(t, "key", "", what);
+    taint.value = field<std::string>(t, "value", "", what);
+    taint.effect = parse_taint_effect(field<std::string>(t, "effect", "NoSchedule", what));
+    out.push_back(std::move(taint));
+  }
+  return out;
+}
+
 }  // namespace
 
 CapacityType capacity_type_from_string(const std::string& s) {
@@ -38,7 +60,9 @@ nlohmann::json instance_to_json(const Instance& i) {
           {"owner_namespace", i.owner_namespace},
           {"job", i.job},
           {"interruption_notice", i.interruption_notice},
-          {"tags", i.tags}};
+          {"tags", i.tags},
+          {"node_labels", i.node_labels},
+          {"node_taints", taints_to_json(i.node_taints)}};
 }
 
 Instance instance_from_json(const nlohmann::json& j) {
@@ -57,6 +81,9 @@ Instance instance_from_json(const nlohmann::json& j) {
   i.job = field<std::string>(j, "job", "", what);
   i.interruption_notice = field<bool>(j, "interruption_notice", false, what);
   i.tags = field<std::map<std::string, std::string>>(j, "tags", {}, what);
+  for (auto& [k, v] : field<std::map<std::string, std::string>>(j, "node_labels", {}, what))
+    i.node_labels.emplace(k, v);
+  i.node_taints = taints_from_json(j, what);
   return i;
 }
 
@@ -69,7 +96,9 @@ nlohmann::json launch_request_to_json(const LaunchRequest& r) {
           {"owner_namespace", r.owner_namespace},
           {"job", r.job},
           {"client_token", r.client_token},
-          {"price_micros_per_hour", r.price_micros_per_hour}};
+          {"price_micros_per_hour", r.price_micros_per_hour},
+          {"node_labels", r.node_labels},
+          {"node_taints", taints_to_json(r.node_taints)}};
 }
 
 LaunchRequest launch_request_from_json(const nlohmann::json& j) {
@@ -84,6 +113,9 @@ LaunchRequest launch_request_from_json(const nlohmann::json& j) {
   r.job = field<std::string>(j, "job", "", what);
   r.client_token = field<std::string>(j, "client_token", "", what);
   r.price_micros_per_hour = field<Micros>(j, "price_micros_per_hour", 0, what);
+  for (auto& [k, v] : field<std::map<std::string, std::string>>(j, "node_labels", {}, what))
+    r.node_labels.emplace(k, v);
+  r.node_taints = taints_from_json(j, what);
   if (r.instance_type.empty()) throw InputError("launch request: field instance_type is required");
   if (r.zone.empty()) throw InputError("launch request: field zone is required");
   return r;

@@ -1,0 +1,273 @@
+#include "model/pool_config.h"
+
+#include <yaml-cpp/yaml.h>
+
+#include <algorithm>
+#include <charconv>
+#include <cmath>
+#include <set>
+
+#include "model/error.h"
+#include "model/money.h"
+#include "model/quantity.h"
+
+namespace fitscale {
+namespace {
+
+// The key paths and messages follow config.cpp's reader; this one knows only what pools need.
+class PoolReader {
+ public:
+  explicit PoolReader(const std::string& source) : source_(source) {}
+
+  [[noreturn]] void fail(const YAML::Node& at, const std::string& path,
+                         const std::string& msg) const {
+    std::string where = source_;
+    const YAML::Mark m = at.IsDefined() ? at.Mark() : YAML::Mark::null_mark();
+    if (m.line >= 0) where += ":" + std::to_string(m.line + 1);
+    throw InputError(where + ": " + path + ": " + msg);
+  }
+
+  static std::string shown(const YAML::Node& n) {
+    if (!n.IsDefined() || n.IsNull()) return "nothing";
+    if (n.IsMap()) return "a map";
+    if (n.IsSequence()) return "a list";
+    return "\"" + n.Scalar() + "\"";
+  }
+
+  void expect_map(const YAML::Node& n, const std::string& path,
+                  std::initializer_list<std::string_view> allowed) const {
+    if (!n.IsMap()) fail(n, path, "must be a map, got " + shown(n));
+    std::set<std::string, std::less<>> seen;
+    for (const auto& kv : n) {
+      const std::string key = kv.first.Scalar();
+      if (!seen.insert(key).second) fail(kv.first, path + "." + key, "duplicate key");
+      if (std::find(allowed.begin(), allowed.end(), key) != allowed.end()) continue;
+      std::string names;
+      for (std::string_view a : allowed) names += (names.empty() ? "" : ", ") + std::string(a);
+      fail(kv.first, path, "unknown key \"" + key + "\" (a pool has " + names + ")");
+    }
+  }
+
+  std::string string(const YAML::Node& n, const std::string& path, bool allow_empty) const {
+    if (!n.IsScalar()) fail(n, path, "must be a string, got " + shown(n));
+    if (!allow_empty && n.Scalar().empty()) fail(n, path, "must not be empty");
+    return n.Scalar();
+  }
+
+  std::int64_t integer(const YAML::Node& n, const std::string& path, std::int64_t min,
+                       std::int64_t max) const {
+    const std::string want = "must be a whole number from " + std::to_string(min) + " to " +
+                             std::to_string(max) + ", got ";
+    if (!n.IsScalar()) fail(n, path, want + shown(n));
+    const std::string& s = n.Scalar();
+    std::int64_t v = 0;
+    const auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
+    if (s.empty() || ec != std::errc() || end != s.data() + s.size() || v < min || v > max)
+      fail(n, path, want + shown(n));
+    return v;
+  }
+
+  double usd(const YAML::Node& n, const std::string& path) const {
+    const std::string want = "must be a number >= 0, got ";
+    if (!n.IsScalar()) fail(n, path, want + shown(n));
+    const std::string& s = n.Scalar();
+    double v = 0;
+    const auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
+    if (s.empty() || ec != std::errc() || end != s.data() + s.size() || !std::isfinite(v) ||
+        v < 0 || v > 1e12)
+      fail(n, path, want + shown(n));
+    return v;
+  }
+
+  std::int64_t quantity_milli(const YAML::Node& n, const std::string& path) const {
+    if (!n.IsScalar()) fail(n, path, "must be a quantity (\"64\", \"256Gi\"), got " + shown(n));
+    std::int64_t milli = 0;
+    try {
+      milli = Quantity::parse(n.Scalar()).milli();
+    } catch (const InputError& e) {
+      fail(n, path, e.what());
+    }
+    if (milli < 0) fail(n, path, "must not be negative, got " + shown(n));
+    return milli;
+  }
+
+  Requirement requirement(const YAML::Node& n, const std::string& path) const {
+    expect_map(n, path, {"key", "operator", "values"});
+    Requirement r;
+    if (!n["key"]) fail(n, path, "missing \"key\"");
+    r.key = string(n["key"], path + ".key", false);
+    if (!n["operator"]) fail(n, path, "missing \"operator\"");
+    const YAML::Node op = n["operator"];
+    const std::string ops = string(op, path + ".operator", false);
+    static constexpr std::pair<std::string_view, SelectorOp> kOps[] = {
+        {"In", SelectorOp::In},         {"NotIn", SelectorOp::NotIn},
+        {"Exists", SelectorOp::Exists}, {"DoesNotExist", SelectorOp::DoesNotExist},
+        {"Gt", SelectorOp::Gt},         {"Lt", SelectorOp::Lt}};
+    const auto* it = std::find_if(std::begin(kOps), std::end(kOps),
+                                  [&](const auto& e) { return e.first == ops; });
+    if (it == std::end(kOps))
+      fail(op, path + ".operator",
+           "must be one of In, NotIn, Exists, DoesNotExist, Gt, Lt, got " + shown(op));
+    r.op = it->second;
+    if (const YAML::Node v = n["values"]) {
+      if (!v.IsSequence()) fail(v, path + ".values", "must be a list, got " + shown(v));
+      for (std::size_t i = 0; i < v.size(); ++i)
+        r.values.push_back(string(v[i], path + ".values[" + std::to_string(i) + "]", true));
+    }
+    const YAML::Node at = n["values"] ? n["values"] : n;
+    switch (r.op) {
+      case SelectorOp::In:
+      case SelectorOp::NotIn:
+        if (r.values.empty()) fail(at, path + ".values", ops + " needs at least one value");
+        break;
+      case SelectorOp::Exists:
+      case SelectorOp::DoesNotExist:
+        if (!r.values.empty()) fail(at, path + ".values", ops + " takes no values");
+        break;
+      case SelectorOp::Gt:
+      case SelectorOp::Lt: {
+        std::int64_t x = 0;
+        const std::string& s = r.values.empty() ? std::string() : r.values[0];
+        const auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), x);
+        if (r.values.size() != 1 || s.empty() || ec != std::errc() || end != s.data() + s.size())
+          fail(at, path + ".values", ops + " needs exactly one whole number");
+        break;
+      }
+    }
+    return r;
+  }
+
+  std::vector<Taint> taints(const YAML::Node& n, const std::string& path) const {
+    if (!n.IsSequence()) fail(n, path, "must be a list, got " + shown(n));
+    std::vector<Taint> out;
+    for (std::size_t i = 0; i < n.size(); ++i) {
+      const std::string p = path + "[" + std::to_string(i) + "]";
+      const YAML::Node t = n[i];
+      expect_map(t, p, {"key", "value", "effect"});
+      Taint taint;
+      if (!t["key"]) fail(t, p, "missing \"key\"");
+      taint.key = string(t["key"], p + ".key", false);
+      if (t["value"]) taint.value = string(t["value"], p + ".value", true);
+      if (!t["effect"]) fail(t, p, "missing \"effect\"");
+      const std::string effect = string(t["effect"], p + ".effect", false);
+      try {
+        taint.effect = parse_taint_effect(effect);
+      } catch (const InputError&) {
+        fail(t["effect"], p + ".effect",
+             "must be one of NoSchedule, PreferNoSchedule, NoExecute, got " + shown(t["effect"]));
+      }
+      out.push_back(std::move(taint));
+    }
+    return out;
+  }
+
+ private:
+  const std::string& source_;
+};
+
+bool is_dns_label(std::string_view s) {
+  if (s.empty() || s.size() > 63) return false;
+  for (char c : s) {
+    if (!((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-')) return false;
+  }
+  return s.front() != '-' && s.back() != '-';
+}
+
+std::string money(double usd) { return format_usd(usd); }
+
+}  // namespace
+
+Pool read_pool_spec(const YAML::Node& n, const std::string& source, const std::string& path,
+                    std::string name) {
+  const PoolReader r(source);
+  Pool p;
+  p.name = std::move(name);
+  if (n.IsNull()) return p;
+  r.expect_map(n, path,
+               {"name", "weight", "requirements", "labels", "taints", "gpuTaints", "startupTaints",
+                "limits"});
+  if (const YAML::Node v = n["weight"]) p.weight = r.integer(v, path + ".weight", 0, 100);
+  if (const YAML::Node v = n["requirements"]) {
+    if (!v.IsSequence()) r.fail(v, path + ".requirements", "must be a list, got " + r.shown(v));
+    for (std::size_t i = 0; i < v.size(); ++i)
+      p.requirements.push_back(
+          r.requirement(v[i], path + ".requirements[" + std::to_string(i) + "]"));
+  }
+  if (const YAML::Node v = n["labels"]) {
+    if (!v.IsMap()) r.fail(v, path + ".labels", "must be a map, got " + r.shown(v));
+    for (const auto& kv : v) {
+      const std::string key = r.string(kv.first, path + ".labels", false);
+      if (key == label::kPool)
+        r.fail(kv.first, path + ".labels." + key, "is set by fitscale to the pool's name");
+      p.labels[key] = r.string(kv.second, path + ".labels." + key, true);
+    }
+  }
+  if (const YAML::Node v = n["taints"]) p.taints = r.taints(v, path + ".taints");
+  if (const YAML::Node v = n["gpuTaints"]) p.gpu_taints = r.taints(v, path + ".gpuTaints");
+  if (const YAML::Node v = n["startupTaints"])
+    p.startup_taints = r.taints(v, path + ".startupTaints");
+  if (const YAML::Node l = n["limits"]) {
+    const std::string lp = path + ".limits";
+    r.expect_map(l, lp, {"cpu", "memory", "gpus", "nodes", "usdPerHour"});
+    if (const YAML::Node v = l["cpu"]) p.limits.cpu_milli = r.quantity_milli(v, lp + ".cpu");
+    if (const YAML::Node v = l["memory"])
+      p.limits.memory_bytes = (r.quantity_milli(v, lp + ".memory") + 999) / 1000;
+    if (const YAML::Node v = l["gpus"]) p.limits.gpus = r.integer(v, lp + ".gpus", 0, 1'000'000);
+    if (const YAML::Node v = l["nodes"]) p.limits.nodes = r.integer(v, lp + ".nodes", 0, 1'000'000);
+    if (const YAML::Node v = l["usdPerHour"]) p.limits.usd_per_hour = r.usd(v, lp + ".usdPerHour");
+  }
+  return p;
+}
+
+std::vector<Pool> read_pools(const YAML::Node& n, const std::string& source) {
+  const PoolReader r(source);
+  if (!n.IsSequence()) r.fail(n, "pools", "must be a list of pools, got " + r.shown(n));
+  std::vector<Pool> out;
+  for (std::size_t i = 0; i < n.size(); ++i) {
+    const std::string path = "pools[" + std::to_string(i) + "]";
+    const YAML::Node p = n[i];
+    if (!p.IsMap()) r.fail(p, path, "must be a map, got " + r.shown(p));
+    if (!p["name"]) r.fail(p, path, "missing \"name\"");
+    const std::string name = r.string(p["name"], path + ".name", false);
+    if (!is_dns_label(name))
+      r.fail(p["name"], path + ".name",
+             "must be a DNS label (lower case letters, digits, '-'), got \"" + name + "\"");
+    if (std::any_of(out.begin(), out.end(), [&](const Pool& q) { return q.name == name; }))
+      r.fail(p["name"], path + ".name", "pool \"" + name + "\" is listed twice");
+    out.push_back(read_pool_spec(p, source, path, name));
+  }
+  if (out.empty()) r.fail(n, "pools", "lists no pool; remove the key to get the default pool");
+  return out;
+}
+
+std::string describe(const Pool& p) {
+  std::string s = p.name + "  weight " + std::to_string(p.weight);
+  auto list = [&](const char* what, const auto& items) {
+    if (items.empty()) return;
+    s += std::string("; ") + what + " ";
+    for (std::size_t i = 0; i < items.size(); ++i) s += (i ? ", " : "") + describe(items[i]);
+  };
+  list("requirements", p.requirements);
+  if (!p.labels.empty()) {
+    s += "; labels ";
+    bool first = true;
+    for (const auto& [k, v] : p.labels) {
+      s += (first ? "" : ", ") + k + "=" + v;
+      first = false;
+    }
+  }
+  list("taints", p.taints);
+  list("gpuTaints", p.gpu_taints);
+  list("startupTaints", p.startup_taints);
+  if (p.limits.any()) {
+    s += "; limits";
+    if (p.limits.cpu_milli) s += " cpu " + std::to_string(*p.limits.cpu_milli / 1000);
+    if (p.limits.memory_bytes) s += " memory " + format_bytes_gib(*p.limits.memory_bytes);
+    if (p.limits.gpus) s += " gpus " + std::to_string(*p.limits.gpus);
+    if (p.limits.nodes) s += " nodes " + std::to_string(*p.limits.nodes);
+    if (p.limits.usd_per_hour) s += " usdPerHour " + money(*p.limits.usd_per_hour);
+  }
+  return s;
+}
+
+}  // namespace fitscale

@@ -1,0 +1,56 @@
+#pragma once
+// Pool limits (docs/pools.md): what a pool's nodes add up to — running, in flight and planned —
+// stays within its limits. The book starts from the snapshot's nodes fitscale launched (by
+// their fitscale.io/pool label) and is charged job by job as the planner admits them, so a job's
+// new nodes in a pool are all within its limits or the job goes to the next pool.
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "model/catalog.h"
+#include "model/money.h"
+#include "planner/packing.h"
+#include "planner/plan.h"
+
+namespace fitscale::planner {
+
+// What some nodes count against their pool's limits (capacity, as Karpenter's limits).
+struct PoolCharge {
+  std::int64_t cpu_milli = 0;
+  std::int64_t memory_bytes = 0;
+  std::int64_t gpus = 0;
+  std::int64_t nodes = 0;
+  Micros micros_per_hour = 0;
+  PoolCharge& operator+=(const PoolCharge& o);
+  PoolCharge& operator-=(const PoolCharge& o);
+};
+
+// `count` nodes of `offering`.
+PoolCharge charge_of(const Catalog& catalog, std::uint32_t offering, std::int64_t count);
+PoolCharge charge_of(const Catalog& catalog, const std::vector<NewNodes>& groups);
+// The packer's new nodes for n pods.
+PoolCharge charge_of(const Catalog& catalog, const ClassPacker& packer, std::int64_t n);
+
+class PoolBook {
+ public:
+  PoolBook(const Snapshot& snapshot, const Catalog& catalog);
+
+  // Whether any pool has a limit (when none, nothing needs charging).
+  bool limited() const { return limited_; }
+  // Whether one more node of the offering fits its pool's limits.
+  bool room_for(std::uint32_t offering) const;
+  // Why `add` does not fit pool `pool`'s limits ("pool gpu: ... nodes limit of 2"), or nullopt.
+  std::optional<std::string> refuse(std::uint32_t pool, const PoolCharge& add) const;
+  void charge(std::uint32_t pool, const PoolCharge& add) { used_[pool] += add; }
+
+ private:
+  const Catalog& catalog_;
+  std::vector<PoolCharge> used_;  // by pool index
+  bool limited_ = false;
+};
+
+// `candidates` without the offerings whose pool has no room for one more node of them.
+std::vector<std::uint32_t> with_room(const PoolBook& book, std::vector<std::uint32_t> candidates);
+
+}  // namespace fitscale::planner
