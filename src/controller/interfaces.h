@@ -6,6 +6,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "model/budget_object.h"
@@ -102,6 +103,14 @@ class ClusterView {
   virtual bool add_taint(const std::string& node, const Taint& taint) = 0;
   virtual EvictOutcome evict(const std::string& ns, const std::string& pod) = 0;
   virtual bool delete_node(const std::string& node) = 0;
+  // Removes the scheduling gate `gate` from pod ns/name and no other (a gate may be removed
+  // from a pod, never added after its creation). True when it is gone (also when it already
+  // was); false when the write failed or was not allowed. A view whose pods are never gated
+  // (a test's) keeps this default.
+  virtual bool remove_scheduling_gate(const std::string& /*ns*/, const std::string& /*pod*/,
+                                      std::string_view /*gate*/) {
+    return false;
+  }
   // type "Normal" or "Warning"; reason a CamelCase word ("TriggeredScaleUp", "BudgetRefused").
   // Must not wait for the network: the loop calls it once per pod it reports on (the
   // Kubernetes view queues it for a worker, see kube/event_recorder.h).

@@ -197,6 +197,8 @@ void MetricsRecorder::action(const ActionRecord& r) {
       break;
     case ActionKind::Keep:
       break;  // logged once per node and reason; the node's cost shows it
+    case ActionKind::Ungate:
+      break;  // the pod is then pending or running like any other
   }
 }
 

@@ -22,6 +22,8 @@ const char* to_string(ActionKind k) {
       return "evict-blocked";
     case ActionKind::Keep:
       return "keep";
+    case ActionKind::Ungate:
+      return "ungate";
   }
   return "unknown";
 }

@@ -23,7 +23,8 @@ enum class ActionKind {
   Interrupted,    // spot instance taken back
   Evict,
   EvictBlocked,
-  Keep,  // a node scale-down would remove stays: its evictable pods fit nowhere else
+  Keep,    // a node scale-down would remove stays: its evictable pods fit nowhere else
+  Ungate,  // a pod's budget gate (fitscale.io/budget) removed: its job fits its budgets
 };
 const char* to_string(ActionKind k);
 

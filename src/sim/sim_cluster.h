@@ -39,6 +39,8 @@ class SimCluster final : public ClusterView {
   bool add_taint(const std::string& node, const Taint& taint) override;
   EvictOutcome evict(const std::string& ns, const std::string& pod) override;
   bool delete_node(const std::string& node) override;
+  bool remove_scheduling_gate(const std::string& ns, const std::string& pod,
+                              std::string_view gate) override;
   void record_event(const ObjectRef& about, const std::string& type, const std::string& reason,
                     const std::string& message) override;
 
@@ -53,6 +55,12 @@ class SimCluster final : public ClusterView {
   std::vector<std::string> remove_node(const std::string& node);
   // Pods unbound by the controller (evicted, or their node deleted) since the last call.
   std::vector<std::string> take_lost();
+  // Adds scheduling gate `gate` to an unbound pod, as the budget gate's webhook does to a new
+  // pod (the engine re-creates a job's pods when it restarts them).
+  void add_scheduling_gate(const std::string& pod, std::string_view gate);
+  // Pods whose last scheduling gate the controller removed since the last call: the engine's
+  // scheduler may bind them now.
+  std::vector<std::string> take_ungated();
 
   const Pod* pod(const std::string& key) const;
   // The engine may change `free` and `pods` through this, never `node` (lend() would not know).
@@ -82,6 +90,7 @@ class SimCluster final : public ClusterView {
   std::unordered_map<std::string, std::size_t> pod_index_;
   std::set<std::string> gpu_room_, cpu_room_;
   std::vector<std::string> lost_;
+  std::vector<std::string> ungated_;
   std::map<std::string, std::int64_t> event_counts_;
   std::vector<SimEvent> events_;
 };
