@@ -139,6 +139,10 @@ class NthTaintView final : public ClusterView {
     return inner_.evict(ns, pod);
   }
   bool delete_node(const std::string& node) override { return inner_.delete_node(node); }
+  bool remove_scheduling_gate(const std::string& ns, const std::string& pod,
+                              std::string_view gate) override {
+    return inner_.remove_scheduling_gate(ns, pod, gate);
+  }
   void record_event(const ObjectRef& about, const std::string& type, const std::string& reason,
                     const std::string& message) override {
     inner_.record_event(about, type, reason, message);

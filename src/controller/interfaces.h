@@ -105,12 +105,10 @@ class ClusterView {
   virtual bool delete_node(const std::string& node) = 0;
   // Removes the scheduling gate `gate` from pod ns/name and no other (a gate may be removed
   // from a pod, never added after its creation). True when it is gone (also when it already
-  // was); false when the write failed or was not allowed. A view whose pods are never gated
-  // (a test's) keeps this default.
-  virtual bool remove_scheduling_gate(const std::string& /*ns*/, const std::string& /*pod*/,
-                                      std::string_view /*gate*/) {
-    return false;
-  }
+  // was); false when the write failed or was not allowed. Pure: a wrapper that forgot to
+  // forward it would hold gated pods forever.
+  virtual bool remove_scheduling_gate(const std::string& ns, const std::string& pod,
+                                      std::string_view gate) = 0;
   // type "Normal" or "Warning"; reason a CamelCase word ("TriggeredScaleUp", "BudgetRefused").
   // Must not wait for the network: the loop calls it once per pod it reports on (the
   // Kubernetes view queues it for a worker, see kube/event_recorder.h).
