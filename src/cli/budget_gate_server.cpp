@@ -56,6 +56,9 @@ BudgetGateServer::~BudgetGateServer() { stop(); }
 void BudgetGateServer::start() {
   if (thread_.joinable()) return;
   server_->set_payload_max_length(kMaxReviewBytes);
+  // Without it each answer waits for the API server's delayed ACK (~40 ms a review, measured):
+  // that is added to every pod creation in the gated namespaces.
+  server_->set_tcp_nodelay(true);
   server_->Post(kBudgetGatePath, [this](const httplib::Request& req, httplib::Response& res) {
     AdmissionAnswer a = review_budget_gate(req.body, scope_);
     if (!a.error.empty()) {

@@ -4,6 +4,9 @@
 
 #include <gtest/gtest.h>
 
+#include "model/config.h"
+#include "model/error.h"
+
 namespace fitscale {
 namespace {
 
@@ -51,6 +54,18 @@ TEST(BudgetGateRule, GateOffGatesNothing) {
   BudgetGateScope s = scope_with(safe_default_budgets());
   s.enabled = false;
   EXPECT_FALSE(budget_gate_applies(s, NewPod{"team-a"}));
+}
+
+TEST(BudgetGateRule, ConfigKeyBudgetsGateIsReadAndChecked) {
+  EXPECT_TRUE(budgets_or_defaults(parse_config("", "config.yaml")).gate);
+  EXPECT_FALSE(parse_config("budgets:\n  gate: false\n", "config.yaml").budgets->gate);
+  try {
+    parse_config("budgets:\n  gate: sometimes\n", "config.yaml");
+    FAIL() << "accepted budgets.gate: sometimes";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("config.yaml:2: budgets.gate"), std::string::npos)
+        << e.what();
+  }
 }
 
 }  // namespace
