@@ -27,6 +27,7 @@ from test_vcluster_webhooks import self_signed  # noqa: E402
 CONFIG = """
 scaleDown:
   emptyAfter: 5s
+  delayAfterLaunch: 0s
 budgets:
   gate: true
   namespaces:
