@@ -20,6 +20,7 @@
 #include <thread>
 
 #include "cli/aws_setup.h"
+#include "cli/budget_gate_server.h"
 #include "cli/commands.h"
 #include "cli/positive_seconds.h"
 #include "cli/run_budgets.h"
@@ -67,6 +68,10 @@ struct RunFlags {
   std::string aws_endpoint;
   std::string interruption_queue;
   std::string log_format;  // "" = the config's logFormat (text by default)
+  // The budget gate's admission webhook (cli/budget_gate_server.h): "" = not served.
+  std::string webhook_address;
+  std::string webhook_cert_file;
+  std::string webhook_key_file;
 };
 
 std::string default_identity() {
@@ -136,6 +141,10 @@ class NthTaintView final : public ClusterView {
   bool delete_node(const std::string& node) override { return inner_.delete_node(node); }
   bool delete_pod(const std::string& ns, const std::string& pod) override {
     return inner_.delete_pod(ns, pod);
+  }
+  bool remove_scheduling_gate(const std::string& ns, const std::string& pod,
+                              std::string_view gate) override {
+    return inner_.remove_scheduling_gate(ns, pod, gate);
   }
   void record_event(const ObjectRef& about, const std::string& type, const std::string& reason,
                     const std::string& message) override {
@@ -272,6 +281,28 @@ void log_api_catalog(const obs::Logger& log, const aws::ApiCatalog& c, const Con
            {{"count", std::to_string(c.excluded.size())}, {"examples", joined(examples, "; ")}});
 }
 
+// The webhook is checked (address, certificate and key) before anything starts.
+std::unique_ptr<BudgetGateServer> make_budget_gate_server(const RunFlags& f, const Config& config,
+                                                          const obs::Logger& log) {
+  if (f.webhook_address.empty() || f.webhook_address == "off") {
+    if (!f.webhook_cert_file.empty() || !f.webhook_key_file.empty())
+      throw InputError("--webhook-cert-file/--webhook-key-file: need --webhook-address");
+    return nullptr;
+  }
+  if (f.webhook_cert_file.empty() || f.webhook_key_file.empty())
+    throw InputError(
+        "--webhook-address: needs --webhook-cert-file and --webhook-key-file "
+        "(kube-apiserver calls admission webhooks over HTTPS only)");
+  BudgetGateScope scope;
+  const Budgets budgets = budgets_or_defaults(config);
+  scope.enabled = budgets.gate;
+  scope.budgets = budgets;
+  scope.exempt_namespaces.insert(f.lease_namespace);
+  return std::make_unique<BudgetGateServer>(
+      BudgetGateServerOptions{f.webhook_address, f.webhook_cert_file, f.webhook_key_file},
+      std::move(scope), log);
+}
+
 int run(const RunFlags& f) {
   // Everything that can be wrong with the input is checked before a thread or a connection exists.
   Config config = f.config.empty() ? Config{} : load_config_file(f.config);
@@ -296,6 +327,7 @@ int run(const RunFlags& f) {
     log_options.format = obs::LogFormat::Json;
   log_options.now = [&clock] { return clock.now(); };
   obs::Logger log(log_options);
+  std::unique_ptr<BudgetGateServer> gate_server = make_budget_gate_server(f, config, log);
 
   const KubeConfig kube =
       f.kubeconfig.empty()
@@ -457,6 +489,10 @@ int run(const RunFlags& f) {
     obs_server->start();
   }
 
+  if (gate_server) {
+    gate_server->start();
+    log.info("budget gate webhook: serving", {{"url", gate_server->url()}});
+  }
   log.info("fitscale run: starting", {{"id", identity},
                                       {"server", kube.server},
                                       {"provider", provider.provider->name()},
@@ -526,6 +562,7 @@ int run(const RunFlags& f) {
   if (elector) elector->stop();  // releases the lease: a standby takes over at its next retry
   view.stop();
   if (obs_server) obs_server->stop();
+  if (gate_server) gate_server->stop();
   log.info("fitscale run: stopped");
   return 0;
 }
@@ -574,6 +611,13 @@ Runner register_run(CLI::App& app) {
   sub->add_option("--log-format", flags->log_format,
                   "text or json (default: the config's logFormat, else text)")
       ->check(CLI::IsMember({"text", "json"}));
+  sub->add_option("--webhook-address", flags->webhook_address,
+                  "Serve the budget gate's mutating admission webhook (HTTPS, POST "
+                  "/budget-gate) on HOST:PORT (default: off)");
+  sub->add_option("--webhook-cert-file", flags->webhook_cert_file,
+                  "PEM serving certificate (then its chain) of the webhook");
+  sub->add_option("--webhook-key-file", flags->webhook_key_file,
+                  "PEM private key of the webhook's certificate");
   return [flags] { return run(*flags); };
 }
 

@@ -45,6 +45,9 @@ void print_budgets(const Budgets& b, const char* from) {
     // What applies to the namespace: its own keys, the default's for the others.
     print_namespace(("namespace " + ns).c_str(), b.for_namespace(ns));
   }
+  std::printf("budget gate: %s\n",
+              b.gate ? "on (budgets.gate): new pods of budgeted namespaces wait for admission"
+                     : "off (budgets.gate: false): budgets limit launches only");
 }
 
 void print_summary(const Config& c) {

@@ -6,6 +6,7 @@
 #include <unordered_map>
 #include <unordered_set>
 
+#include "controller/budget_gate.h"
 #include "controller/kept_snapshot.h"
 #include "controller/launch_allowance.h"
 #include "controller/launch_node_spec.h"
@@ -369,6 +370,9 @@ LoopResult Controller::reconcile() {
   report_unschedulable(p, result);
   report_nominated(p, snapshot);
   if (!act_on_overruns(snapshot, now)) st.force_plan = true;
+  // Pods held by the budget gate that the plan admitted start now (docs/budgets.md).
+  if (!release_budget_gates(gates_to_release(snapshot, p), cluster_, recorder_, !act))
+    st.force_plan = true;
 
   // Our own launches and removals were counted in the plan; in a world that only moves between
   // loops (the simulator) looking again because of them would find nothing new.

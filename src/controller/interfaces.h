@@ -6,6 +6,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "model/budget_object.h"
@@ -105,6 +106,12 @@ class ClusterView {
   // Deletes a pod (graceful, as `kubectl delete pod` does): how maxRuntimeAction: terminate ends
   // a job past its worst case. True when the pod is gone or going (also when it was not found).
   virtual bool delete_pod(const std::string& ns, const std::string& pod) = 0;
+  // Removes the scheduling gate `gate` from pod ns/name and no other (a gate may be removed
+  // from a pod, never added after its creation). True when it is gone (also when it already
+  // was); false when the write failed or was not allowed. Pure: a wrapper that forgot to
+  // forward it would hold gated pods forever.
+  virtual bool remove_scheduling_gate(const std::string& ns, const std::string& pod,
+                                      std::string_view gate) = 0;
   // type "Normal" or "Warning"; reason a CamelCase word ("TriggeredScaleUp", "BudgetRefused").
   // Must not wait for the network: the loop calls it once per pod it reports on (the
   // Kubernetes view queues it for a worker, see kube/event_recorder.h).

@@ -588,8 +588,21 @@ class Decoder {
 
   void read_pod_spec(dom::object spec, Pod& pod, Problems& p) const {
     dom::array gates;
-    if (get_array(spec, "schedulingGates", gates, p, "spec"))
-      pod.scheduling_gated = gates.size() > 0;
+    if (get_array(spec, "schedulingGates", gates, p, "spec")) {
+      std::size_t i = 0;
+      const Path gates_path("spec.schedulingGates");
+      for (dom::element e : gates) {
+        const Path path(&gates_path, i++);
+        dom::object g;
+        // An entry without a readable name still holds the pod back: it stays a gate ("").
+        if (e.get(g) != simdjson::SUCCESS) {
+          wrong_type(p, path, e, "an object");
+          pod.scheduling_gates.emplace_back();
+          continue;
+        }
+        pod.scheduling_gates.emplace_back(get_string(g, "name", p, path));
+      }
+    }
     // Effective requests: what the scheduler reserves for the pod.
     Resources sum;
     dom::array containers;

@@ -172,6 +172,55 @@ EvictOutcome KubeClusterView::evict(const std::string& ns, const std::string& po
   return EvictOutcome::Failed;
 }
 
+bool KubeClusterView::remove_scheduling_gate(const std::string& ns, const std::string& pod,
+                                             std::string_view gate) {
+  std::lock_guard lock(write_mu_);
+  const std::string key = ns + "/" + pod;
+  if (!allowed("remove scheduling gate " + std::string(gate) + " of pod " + key)) return false;
+  for (int attempt = 0; attempt < 5; ++attempt) {
+    HttpResponse got = writer_.get("/api/v1/namespaces/" + ns + "/pods/" + pod);
+    if (got.status == 404) return true;  // gone: nothing holds it any more
+    if (!got.ok()) {
+      log_.warn("removing scheduling gate failed",
+                {{"pod", key}, {"error", describe_failure(got)}});
+      return false;
+    }
+    std::optional<std::size_t> index;
+    try {
+      json obj = json::parse(got.body);
+      const json* gates = nullptr;
+      if (obj.contains("spec") && obj["spec"].is_object() &&
+          obj["spec"].contains("schedulingGates"))
+        gates = &obj["spec"]["schedulingGates"];
+      if (gates != nullptr && gates->is_array()) {
+        for (std::size_t i = 0; i < gates->size(); ++i) {
+          const json& g = (*gates)[i];
+          if (g.is_object() && g.value("name", "") == gate) index = i;
+        }
+      }
+    } catch (const json::exception& e) {
+      log_.warn("removing scheduling gate failed: unreadable pod",
+                {{"pod", key}, {"error", e.what()}});
+      return false;
+    }
+    if (!index) return true;  // removed already (by us, another replica, or by hand)
+    const std::string at = "/spec/schedulingGates/" + std::to_string(*index);
+    json patch = json::array({{{"op", "test"}, {"path", at + "/name"}, {"value", gate}},
+                              {{"op", "remove"}, {"path", at}}});
+    HttpResponse r = writer_.send("PATCH", "/api/v1/namespaces/" + ns + "/pods/" + pod,
+                                  patch.dump(), "application/json-patch+json");
+    if (r.ok()) return true;
+    if (r.status == 404) return true;
+    // 422: the test failed (the gates moved between our read and the patch); 409: a conflict.
+    if (r.status != 422 && r.status != 409) {
+      log_.warn("removing scheduling gate failed", {{"pod", key}, {"error", describe_failure(r)}});
+      return false;
+    }
+  }
+  log_.warn("removing scheduling gate failed: gave up after repeated conflicts", {{"pod", key}});
+  return false;
+}
+
 bool KubeClusterView::delete_node(const std::string& node) {
   std::lock_guard lock(write_mu_);
   if (!allowed("delete node " + node)) return false;

@@ -57,6 +57,10 @@ class KubeClusterView final : public ClusterView {
   EvictOutcome evict(const std::string& ns, const std::string& pod) override;
   bool delete_node(const std::string& node) override;
   bool delete_pod(const std::string& ns, const std::string& pod) override;
+  // A JSON patch that tests the gate's position and name and removes that entry only, so a
+  // concurrent change to the gates (Kueue's) makes it retry, never remove the wrong one.
+  bool remove_scheduling_gate(const std::string& ns, const std::string& pod,
+                              std::string_view gate) override;
   // Queues the event (see EventRecorder); fills in the object's uid and resourceVersion from
   // the informer cache when the caller left them empty.
   void record_event(const ObjectRef& about, const std::string& type, const std::string& reason,

@@ -39,6 +39,10 @@ struct Budgets {
   ClusterBudget cluster;
   NamespaceBudget defaults;
   std::map<std::string, NamespaceBudget, std::less<>> namespaces;
+  // budgets.gate: new pods of budgeted namespaces are held by the scheduling gate
+  // fitscale.io/budget until their job fits (model/budget_gate.h). false: budgets limit only
+  // what fitscale launches (docs/budgets.md says what that does not stop).
+  bool gate = true;
 
   // Namespace caps with `defaults` filling in every key the namespace does not set.
   NamespaceBudget for_namespace(const std::string& ns) const;

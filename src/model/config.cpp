@@ -240,8 +240,9 @@ void read_cluster_budget(const Reader& r, const YAML::Node& c, const std::string
 
 Budgets read_budgets(const Reader& r, const YAML::Node& n) {
   const std::string path = "budgets";
-  r.expect_map(n, path, {"cluster", "default", "namespaces"});
+  r.expect_map(n, path, {"cluster", "default", "namespaces", "gate"});
   Budgets b;
+  if (auto g = n["gate"]) b.gate = r.boolean(g, "budgets.gate");
   if (auto c = n["cluster"]) read_cluster_budget(r, c, "budgets.cluster", b.cluster);
   if (auto d = n["default"]) read_namespace_budget(r, d, "budgets.default", b.defaults);
   if (auto ns = n["namespaces"]) {

@@ -81,12 +81,18 @@ bool Pod::evictable_service() const {
 
 bool Pod::waits_for_scheduler() const {
   return node_name.empty() && phase == PodPhase::Pending && !terminating && !is_daemon() &&
-         !is_mirror() && !scheduling_gated;
+         !is_mirror() && !scheduling_gated();
 }
 
 bool Pod::unschedulable() const {
   return waits_for_scheduler() && nominated_node.empty() &&
          scheduler_verdict == SchedulerVerdict::Unschedulable;
+}
+
+bool Pod::held_by_budget_gate() const {
+  return node_name.empty() && phase == PodPhase::Pending && !terminating && !is_daemon() &&
+         !is_mirror() && nominated_node.empty() && scheduling_gates.size() == 1 &&
+         scheduling_gates.front() == kBudgetGate;
 }
 
 bool Pod::do_not_disrupt() const {

@@ -2,6 +2,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "model/labels.h"
@@ -10,6 +11,10 @@
 #include "model/time.h"
 
 namespace fitscale {
+
+// The scheduling gate fitscale's mutating webhook adds to new pods of budgeted namespaces
+// (docs/budgets.md, "The budget gate").
+inline constexpr std::string_view kBudgetGate = "fitscale.io/budget";
 
 enum class PodPhase { Pending, Running, Succeeded, Failed, Unknown };
 enum class CapacityType { Spot, OnDemand };
@@ -67,15 +72,17 @@ struct Pod {
   std::optional<Gang> gang;
   std::int32_t priority = 0;
   bool terminating = false;  // deletionTimestamp set
-  // spec.schedulingGates is not empty: the scheduler does not consider the pod (Kueue gates
-  // every workload it has not admitted with kueue.x-k8s.io/admission).
-  bool scheduling_gated = false;
+  // spec.schedulingGates, by name: while any is left the scheduler does not consider the pod
+  // (Kueue gates every workload it has not admitted with kueue.x-k8s.io/admission; fitscale's
+  // webhook gates new pods of budgeted namespaces with fitscale.io/budget).
+  std::vector<std::string> scheduling_gates;
   // status.nominatedNodeName: the scheduler preempted pods there to make room for this one
   // and will bind it there; the pod takes that node's capacity, as kube-scheduler reserves it.
   std::string nominated_node;
   SchedulerVerdict scheduler_verdict = SchedulerVerdict::Unschedulable;
 
   std::string key() const { return ns + "/" + name; }
+  bool scheduling_gated() const { return !scheduling_gates.empty(); }
   bool is_daemon() const { return owner.kind == "DaemonSet"; }
   bool is_mirror() const {
     return owner.kind == "Node" || annotations.count("kubernetes.io/config.mirror") > 0;
@@ -109,6 +116,14 @@ struct Pod {
   // Kubernetes' "pending" (what triggers a launch): waits for the scheduler, is not nominated
   // to a node, and was marked PodScheduled=False/Unschedulable by it.
   bool unschedulable() const;
+  // Held by fitscale's budget gate and nothing else: unbound, phase Pending, not terminating,
+  // not a daemon or mirror pod, not nominated, and fitscale.io/budget is its only scheduling
+  // gate. Not pending (the scheduler has not looked at it), but budget admission considers it
+  // as if it were, and the controller removes the gate once its job is admitted. A pod that
+  // also carries another gate (Kueue's) waits for that one first.
+  bool held_by_budget_gate() const;
+  // Pending or held by the budget gate: what the planner serves.
+  bool awaits_capacity() const { return unschedulable() || held_by_budget_gate(); }
   bool do_not_disrupt() const;
   // Requires on-demand: nodeSelector or every required-affinity term pins the capacity type
   // (either key, fitscale.io or karpenter.sh) to on-demand only.

@@ -25,6 +25,7 @@ LogLevel level_of(ActionKind kind) {
     case ActionKind::Remove:
     case ActionKind::Evict:
     case ActionKind::Keep:
+    case ActionKind::Ungate:
       return LogLevel::Info;
     case ActionKind::LaunchFailed:
     case ActionKind::Refuse:

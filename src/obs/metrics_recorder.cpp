@@ -199,6 +199,8 @@ void MetricsRecorder::action(const ActionRecord& r) {
       break;  // logged once per node and reason; the node's cost shows it
     case ActionKind::MaxRuntimeExceeded:
       break;  // logged and alerted once per job and period
+    case ActionKind::Ungate:
+      break;  // the pod is then pending or running like any other
   }
 }
 

@@ -24,6 +24,8 @@ const char* to_string(ActionKind k) {
       return "keep";
     case ActionKind::MaxRuntimeExceeded:
       return "max-runtime-exceeded";
+    case ActionKind::Ungate:
+      return "ungate";
   }
   return "unknown";
 }

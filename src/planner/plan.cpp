@@ -111,7 +111,7 @@ class Planner {
     std::vector<Key> keys;
     for (std::uint32_t i = 0; i < s_.pods.size(); ++i) {
       const Pod& p = s_.pods[i];
-      if (p.unschedulable()) keys.push_back({p.priority, p.created, i, p.gang.has_value()});
+      if (p.awaits_capacity()) keys.push_back({p.priority, p.created, i, p.gang.has_value()});
     }
     auto before = [this](const Key& a, const Key& b) {
       if (a.priority != b.priority) return a.priority > b.priority;

@@ -95,6 +95,34 @@ bool SimCluster::delete_pod(const std::string& ns, const std::string& pod) {
   return true;
 }
 
+bool SimCluster::remove_scheduling_gate(const std::string& ns, const std::string& pod,
+                                        std::string_view gate) {
+  const std::string key = ns + "/" + pod;
+  auto it = pod_index_.find(key);
+  if (it == pod_index_.end()) return true;  // gone: nothing holds it
+  auto& gates = pods_[it->second].scheduling_gates;
+  auto g = std::find(gates.begin(), gates.end(), gate);
+  if (g == gates.end()) return true;
+  gates.erase(g);
+  pod_revisions_[it->second] = ++generation_;
+  if (gates.empty()) ungated_.push_back(key);
+  return true;
+}
+
+void SimCluster::add_scheduling_gate(const std::string& pod, std::string_view gate) {
+  auto it = pod_index_.find(pod);
+  if (it == pod_index_.end()) return;
+  Pod& p = pods_[it->second];
+  if (!p.node_name.empty()) return;
+  if (std::find(p.scheduling_gates.begin(), p.scheduling_gates.end(), gate) !=
+      p.scheduling_gates.end())
+    return;
+  p.scheduling_gates.emplace_back(gate);
+  pod_revisions_[it->second] = ++generation_;
+}
+
+std::vector<std::string> SimCluster::take_ungated() { return std::exchange(ungated_, {}); }
+
 void SimCluster::record_event(const ObjectRef& about, const std::string& type,
                               const std::string& reason, const std::string& message) {
   ++event_counts_[reason];

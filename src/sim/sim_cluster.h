@@ -41,6 +41,8 @@ class SimCluster final : public ClusterView {
   bool delete_node(const std::string& node) override;
   // The pod goes at once (the simulated kubelet needs no grace period); the engine ends its job.
   bool delete_pod(const std::string& ns, const std::string& pod) override;
+  bool remove_scheduling_gate(const std::string& ns, const std::string& pod,
+                              std::string_view gate) override;
   void record_event(const ObjectRef& about, const std::string& type, const std::string& reason,
                     const std::string& message) override;
 
@@ -58,6 +60,12 @@ class SimCluster final : public ClusterView {
   std::vector<std::string> take_lost();
   // Pods the controller deleted since the last call (maxRuntimeAction: terminate).
   std::vector<std::string> take_deleted();
+  // Adds scheduling gate `gate` to an unbound pod, as the budget gate's webhook does to a new
+  // pod (the engine re-creates a job's pods when it restarts them).
+  void add_scheduling_gate(const std::string& pod, std::string_view gate);
+  // Pods whose last scheduling gate the controller removed since the last call: the engine's
+  // scheduler may bind them now.
+  std::vector<std::string> take_ungated();
 
   const Pod* pod(const std::string& key) const;
   // The engine may change `free` and `pods` through this, never `node` (lend() would not know).
@@ -88,6 +96,7 @@ class SimCluster final : public ClusterView {
   std::set<std::string> gpu_room_, cpu_room_;
   std::vector<std::string> lost_;
   std::vector<std::string> deleted_;
+  std::vector<std::string> ungated_;
   std::map<std::string, std::int64_t> event_counts_;
   std::vector<SimEvent> events_;
 };

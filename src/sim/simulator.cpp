@@ -14,6 +14,7 @@
 #include "controller/snapshot_builder.h"
 #include "cost/attribution.h"
 #include "cost/memory_ledger.h"
+#include "model/budget_gate.h"
 #include "model/error.h"
 #include "model/extended_resource_toleration.h"
 #include "planner/policy_from_config.h"
@@ -134,7 +135,8 @@ class Engine {
         ledger_(ledger != nullptr ? *ledger : *own_ledger_),
         spent_before_(ledger_.spent_to_date(o.start)),
         controller_(cluster_, cloud_, catalog, clock_, &ledger_, fanout_,
-                    controller_options(o, extra != nullptr)) {
+                    controller_options(o, extra != nullptr)),
+        gate_scope_(gate_scope(o.policy)) {
     for (const auto& o : catalog_.offerings) {
       offering_by_key_.emplace(o.key(), &o);
       if (o.pool_index < catalog_.pools.size())
@@ -151,6 +153,12 @@ class Engine {
     c.boot_delay_gpu_s = o.boot_delay_gpu_s;
     c.cluster_name = o.cluster_name;
     return c;
+  }
+  static BudgetGateScope gate_scope(const Policy& policy) {
+    BudgetGateScope s;
+    s.enabled = policy.enforce_budgets && policy.budgets.gate;
+    s.budgets = policy.budgets;
+    return s;
   }
   static ControllerOptions controller_options(const SimOptions& o, bool outside_recorder) {
     ControllerOptions c;
@@ -210,6 +218,7 @@ class Engine {
   std::uint64_t seq_ = 0;
   Seconds now_ = 0;
   bool sched_dirty_ = false;
+  const BudgetGateScope gate_scope_;
 
   std::vector<Job> jobs_;
   std::unordered_map<std::string, std::size_t> job_by_id_;
@@ -320,6 +329,9 @@ void Engine::submit(std::size_t j) {
     add_extended_resource_tolerations(p);
     p.created = o_.start + now_;
     p.active_deadline_s = t.max_runtime_s;
+    // The budget gate's webhook, as `fitscale run` serves it: the pod waits for admission.
+    if (budget_gate_applies(gate_scope_, NewPod{p.ns}))
+      p.scheduling_gates.emplace_back(kBudgetGate);
     if (r == 0)
       job.lower_bound_usd_per_hour = lower_bound_rate(job, p) * static_cast<double>(t.replicas);
     job.pods.push_back(p.key());
@@ -382,6 +394,9 @@ void Engine::schedule() {
     const std::string shape = shape_key(t);
     if (failed_shapes.count(shape) != 0) continue;
     const Pod* exemplar = cluster_.pod(job.pods.front());
+    // kube-scheduler never binds a gated pod: a job the budget gate holds waits for the
+    // controller to admit it (it releases a gang whole).
+    if (exemplar->scheduling_gated()) continue;
     std::map<std::string, Resources> taken;  // tentative free room per node
     std::vector<std::string> where;
     for (std::int64_t r = 0; r < t.replicas; ++r) {
@@ -455,12 +470,16 @@ void Engine::fail_job(std::size_t j) {
     pending_.insert(j);
   }
   std::set<std::string> touched;
+  // A restarted job's pods are new pods in Kubernetes (its Job controller creates them), so the
+  // webhook gates them again: the job is admitted again before it runs again.
+  const bool gate = budget_gate_applies(gate_scope_, NewPod{t.ns});
   for (const auto& key : job.pods) {
     const Pod* p = cluster_.pod(key);
     if (p != nullptr && !p->node_name.empty()) {
       touched.insert(p->node_name);
       cluster_.unbind(key);
     }
+    if (gate) cluster_.add_scheduling_gate(key, kBudgetGate);
   }
   sync_pods(touched);
   sched_dirty_ = true;
@@ -642,6 +661,7 @@ void Engine::notice_cloud_changes() {
 
 void Engine::tick() {
   controller_.reconcile();
+  if (!cluster_.take_ungated().empty()) sched_dirty_ = true;  // admitted: bind before time moves
   note_committed();
   // Pods the controller took away (evicted, node deleted) fail their jobs.
   std::set<std::size_t> failed;

@@ -212,7 +212,11 @@ bool AdmissionWebhooks::matches(const json& hook, const AdmissionAttributes& a,
   if (!a.resource->namespaced || ns_selector.empty()) return true;
   auto ns = store_.find("namespaces", "", a.ns);
   // A namespace created with this request's object has no labels yet.
-  return selector_matches(ns_selector, ns ? *ns : json::object());
+  json labelled = ns ? *ns : json::object();
+  // kube-apiserver gives every namespace the immutable label kubernetes.io/metadata.name = its
+  // name (since 1.21), and webhook configurations select on it (e.g. to leave kube-system out).
+  labelled["metadata"]["labels"]["kubernetes.io/metadata.name"] = a.ns;
+  return selector_matches(ns_selector, labelled);
 }
 
 json AdmissionWebhooks::call(const json& hook, const AdmissionAttributes& a, const json& object,

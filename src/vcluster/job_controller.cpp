@@ -115,7 +115,7 @@ nlohmann::json condition(const std::string& type, const std::string& reason,
 
 }  // namespace
 
-JobPass run_job_controller(ObjectStore& store, const Clock& clock) {
+JobPass run_job_controller(ObjectStore& store, const Clock& clock, const PodAdmission& admit) {
   JobPass pass;
   const std::string now = format_rfc3339(clock.now());
   auto jobs = store.list("jobs").items;
@@ -181,6 +181,7 @@ JobPass run_job_controller(ObjectStore& store, const Clock& clock) {
       try {
         admit_create(resource_by_plural("pods"), pod);
         resolve_pod_priority(store, pod);
+        if (admit) pod = admit(ns, std::move(pod));
         auto created = store.create("pods", ns, std::move(pod));
         ++active;
         ++pass.pods_created;

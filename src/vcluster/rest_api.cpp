@@ -270,6 +270,14 @@ ApiResponse RestApi::get_or_list(const ApiRequest& req) {
            {"items", std::move(listed_items)}}};
 }
 
+nlohmann::json RestApi::admit_controller_pod(const std::string& ns, nlohmann::json pod) {
+  const ResourceInfo& r = resource_by_plural("pods");
+  AdmissionAttributes a{&r, "CREATE", ns, name_of(pod), "", std::move(pod), nullptr, false};
+  a.object = webhooks_.mutate(a);
+  webhooks_.validate(a);
+  return std::move(a.object);
+}
+
 ApiResponse RestApi::create(const ApiRequest& req) {
   const auto& r = *req.path.resource;
   if (r.namespaced && req.path.ns.empty()) {

@@ -75,6 +75,10 @@ class RestApi {
   ApiResponse handle(const ApiRequest& request);
   // The served resources: built-in kinds and established CustomResourceDefinitions.
   const ResourceRegistry& registry() const { return registry_; }
+  // A pod that a controller of the cluster creates (the Job controller): kube-controller-manager
+  // creates it through the API, so the mutating and validating webhooks see it as they see
+  // kubectl's. Returns the pod as the webhooks left it; throws ApiError when one refuses.
+  nlohmann::json admit_controller_pod(const std::string& ns, nlohmann::json pod);
   // Stored object -> what a client of `r` reads (for watches of converted resources).
   std::function<nlohmann::json(nlohmann::json)> presenter(const ResourceInfo& r) const {
     return [this, &r](nlohmann::json obj) { return to_client(r, std::move(obj)); };

@@ -173,7 +173,7 @@ SchedulerPass schedule_pending_pods(ObjectStore& store, const Clock& clock,
     if (p.terminating) continue;
     const std::string scheduler = pj["spec"].value("schedulerName", "default-scheduler");
     if (scheduler != "default-scheduler") continue;
-    if (p.scheduling_gated) {
+    if (p.scheduling_gated()) {
       // kube-scheduler never binds a gated pod (Kueue holds every workload it has not admitted
       // this way); the pod says why it waits, as kube-apiserver marks it.
       gated.push_back(pj);

@@ -58,7 +58,11 @@ void VirtualCluster::tick() {
     }
   };
   guarded("cloud bridge", [this] { bridge_.tick(); });
-  guarded("job controller", [this] { run_job_controller(store_, clock_); });
+  guarded("job controller", [this] {
+    run_job_controller(store_, clock_, [this](const std::string& ns, nlohmann::json pod) {
+      return api_.admit_controller_pod(ns, std::move(pod));
+    });
+  });
   guarded("garbage collector", [this] { run_garbage_collector(store_, api_); });
   guarded("scheduler", [this] { schedule_pending_pods(store_, clock_, catalog_.gpu_models); });
   guarded("kubelets", [this] { run_kubelets(store_, clock_); });

@@ -26,6 +26,9 @@ class PendingPods final : public ClusterView {
   }
   bool delete_node(const std::string&) override { return true; }
   bool delete_pod(const std::string&, const std::string&) override { return true; }
+  bool remove_scheduling_gate(const std::string&, const std::string&, std::string_view) override {
+    return true;
+  }
   void record_event(const ObjectRef&, const std::string&, const std::string&,
                     const std::string&) override {}
 };

@@ -91,6 +91,17 @@ class FakeCluster final : public ClusterView {
                     const std::string& message) override {
     events.push_back(RecordedEvent{about, type, reason, message});
   }
+  std::vector<std::string> ungated;  // "ns/name gate" of every removal
+  bool remove_scheduling_gate(const std::string& ns, const std::string& pod,
+                              std::string_view gate) override {
+    for (auto& p : state.pods) {
+      if (p.ns != ns || p.name != pod) continue;
+      std::erase(p.scheduling_gates, std::string(gate));
+      ungated.push_back(ns + "/" + pod + " " + std::string(gate));
+      touch();
+    }
+    return true;
+  }
 
   void add_pod(Pod p) {
     state.pods.push_back(std::move(p));

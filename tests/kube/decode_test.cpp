@@ -408,9 +408,9 @@ TEST(DecodePending, TheSchedulersVerdictGatesAndNomination) {
   // Kueue's gate.
   const Pod gated =
       pod(R"(,"schedulingGates":[{"name":"kueue.x-k8s.io/admission"}])", unschedulable);
-  EXPECT_TRUE(gated.scheduling_gated);
+  EXPECT_EQ(gated.scheduling_gates, std::vector<std::string>{"kueue.x-k8s.io/admission"});
   EXPECT_FALSE(gated.unschedulable());
-  EXPECT_FALSE(pod(R"(,"schedulingGates":[])", unschedulable).scheduling_gated);
+  EXPECT_FALSE(pod(R"(,"schedulingGates":[])", unschedulable).scheduling_gated());
   // Nominated after preemption: counts on that node.
   const Pod nominated = pod(
       "",

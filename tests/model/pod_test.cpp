@@ -189,7 +189,7 @@ TEST(PodLifecycle, UnschedulableIsKubernetesPending) {
   Pod p = make_pod();
   EXPECT_TRUE(p.unschedulable());
   Pod gated = p;
-  gated.scheduling_gated = true;
+  gated.scheduling_gates = {"example.io/gate"};
   EXPECT_FALSE(gated.unschedulable());
   Pod nominated = p;
   nominated.nominated_node = "n1";
@@ -204,6 +204,36 @@ TEST(PodLifecycle, UnschedulableIsKubernetesPending) {
   daemon.owner.kind = "DaemonSet";
   EXPECT_FALSE(daemon.unschedulable());
   EXPECT_FALSE(bound(PodPhase::Pending).unschedulable());
+}
+
+// A pod held only by fitscale's budget gate is not pending (kube-scheduler never looked at it)
+// but awaits capacity: budget admission decides for it. Any other gate holds it back first.
+TEST(PodLifecycle, HeldByBudgetGateIsNotPendingButAwaitsCapacity) {
+  Pod p = make_pod();
+  p.scheduler_verdict = SchedulerVerdict::NotYet;  // gated pods get SchedulingGated, not a verdict
+  p.scheduling_gates = {"fitscale.io/budget"};
+  EXPECT_TRUE(p.held_by_budget_gate());
+  EXPECT_FALSE(p.unschedulable());
+  EXPECT_TRUE(p.awaits_capacity());
+  Pod kueue = p;
+  kueue.scheduling_gates = {"kueue.x-k8s.io/admission", "fitscale.io/budget"};
+  EXPECT_FALSE(kueue.held_by_budget_gate());
+  EXPECT_FALSE(kueue.awaits_capacity());
+  Pod other = p;
+  other.scheduling_gates = {"example.io/gate"};
+  EXPECT_FALSE(other.held_by_budget_gate());
+  Pod gone = p;
+  gone.terminating = true;
+  EXPECT_FALSE(gone.held_by_budget_gate());
+  Pod daemon = p;
+  daemon.owner.kind = "DaemonSet";
+  EXPECT_FALSE(daemon.held_by_budget_gate());
+  Pod nominated = p;
+  nominated.nominated_node = "n1";
+  EXPECT_FALSE(nominated.held_by_budget_gate());
+  Pod ungated = make_pod();
+  EXPECT_FALSE(ungated.held_by_budget_gate());
+  EXPECT_TRUE(ungated.awaits_capacity());
 }
 
 TEST(Names, EnumsPrintAsKubernetesAndFitscaleSpellThem) {

@@ -308,7 +308,7 @@ TEST(ScaleDown, AnEmptyNodeStaysWhileAPodTheSchedulerHasNotJudgedFitsOnIt) {
 TEST(Pending, GatedNominatedAndNotYetMarkedPodsLaunchNothing) {
   Snapshot s;
   Pod gated = make_pod("gated", 1000, kGi);
-  gated.scheduling_gated = true;
+  gated.scheduling_gates = {"kueue.x-k8s.io/admission"};
   Pod nominated = make_pod("nominated", 1000, kGi);
   nominated.nominated_node = "somewhere";
   Pod fresh = make_pod("fresh", 1000, kGi);

@@ -188,11 +188,14 @@ TEST(Simulator, GangWaitsForAllReplicas) {
 TEST(Simulator, JobShorterThanTheGapToTheNextEventCompletes) {
   // b arrives at 285 on a's empty node (a ran 180..280; the node stays until 350) and starts at
   // once; it ends at 288, before the next controller loop at 290. That completion must still
-  // happen (it once got dropped, and b "ran" forever, holding its node and the bill).
+  // happen (it once got dropped, and b "ran" forever, holding its node and the bill). Without
+  // the budget gate, so b binds the moment it arrives (with it, b waits for the loop at 290).
   const Catalog catalog = one_gpu_catalog();
+  SimOptions o = hand_options();
+  o.policy.budgets.gate = false;
   SimReport r = simulate(trace(std::string(kHeader) + "0,a,team-a,1,4,16Gi,1,V100,100,,\n"
                                                       "285,b,team-a,1,4,16Gi,1,V100,3,,\n"),
-                         catalog, hand_options());
+                         catalog, o);
   EXPECT_EQ(r.jobs.completed, 2);
   ASSERT_EQ(r.wait_samples_s.size(), 2u);
   EXPECT_EQ(r.wait_samples_s[1], 0);
@@ -508,6 +511,48 @@ TEST(Trace, ReadsQuantitiesAndOptionalColumnsInSubmitOrder) {
   EXPECT_EQ(jobs[1].duration_s, 11);  // fractions round up
   EXPECT_TRUE(jobs[1].on_demand);
   EXPECT_EQ(jobs[1].line, 2);
+}
+
+// Issue 12, item 2: the simulator models the budget gate. Its pods of budgeted namespaces are
+// created gated (as fitscale's webhook gates them), its binder never binds a gated pod, and
+// the real controller removes the gate when the job is admitted. One team with a $4/h cap and
+// 1-GPU jobs, another with no cap whose 2-GPU nodes ($7.20/h) have a GPU free: without the gate
+// the capped team's waiting pods bind to the other team's free GPUs and run over the cap; with
+// it they wait for admission, and the cap holds. (A capped job alone on a new node, $7.20/h,
+// would be refused: only the other team's free room can serve it, at its $3.60/h share.)
+TEST(Simulator, TheBudgetGateHoldsPodsOverTheirCapOffOtherTeamsFreeRoom) {
+  const Catalog catalog = catalog_in_one_zone(
+      std::string(kCatalogHeader) + "g2.2xlarge,amd64,16,131072,2,V100,32768,7.200000,,,\n",
+      "two.csv");
+  std::string text = kHeader;
+  int n = 0;
+  for (int k = 0; k < 4; ++k) {
+    // team-open: 1-GPU jobs of 10 CPUs, one per node (16 CPUs), so each leaves a GPU free.
+    text +=
+        std::to_string(k) + ",open" + std::to_string(n++) + ",team-open,1,10,16Gi,1,V100,10000,,\n";
+  }
+  for (int k = 0; k < 4; ++k) {
+    // team-capped arrives once the open team's nodes run: four 1-GPU jobs at $3.60/h each by use.
+    text += std::to_string(600 + k) + ",capped" + std::to_string(n++) +
+            ",team-capped,1,4,16Gi,1,V100,1800,,\n";
+  }
+  auto run = [&](bool gate) {
+    SimOptions o = hand_options();
+    o.policy.budgets = Budgets{};
+    o.policy.budgets.defaults.max_runtime = 4 * 3600;
+    o.policy.budgets.namespaces["team-capped"].usd_per_hour = 4;
+    o.policy.budgets.gate = gate;
+    return simulate(trace(text), catalog, o);
+  };
+  const SimReport gated = run(true);
+  const SimReport open = run(false);
+  EXPECT_EQ(gated.jobs.completed, n);
+  EXPECT_EQ(open.jobs.completed, n);
+  // Without the gate: all four capped jobs start at once on the open team's free GPUs.
+  EXPECT_GT(open.namespaces.at("team-capped").peak_committed_usd_per_hour, 4.0);
+  // With it: one at a time ($3.60/h), never over the cap.
+  EXPECT_LE(gated.namespaces.at("team-capped").peak_committed_usd_per_hour, 4.0 + 1e-9);
+  EXPECT_GT(gated.namespaces.at("team-capped").peak_committed_usd_per_hour, 0);
 }
 
 }  // namespace
