@@ -27,7 +27,6 @@ enum class ActionKind {
   // A job ran past its worst-case runtime (fields: namespace, job, action alert|terminate,
   // pods): once per job and period; budget alerts post it to the webhook.
   MaxRuntimeExceeded,
-  Keep,    // a node scale-down would remove stays: its evictable pods fit nowhere else
   Ungate,  // a pod's budget gate (fitscale.io/budget) removed: its job fits its budgets
 };
 const char* to_string(ActionKind k);

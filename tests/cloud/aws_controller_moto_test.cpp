@@ -3,6 +3,7 @@
 // catalog is the one fitscale builds from moto's EC2 API merged with the shipped price table.
 #include "aws_moto_fixture.h"
 #include "controller/controller.h"
+#include "model/extended_resource_toleration.h"
 #include "planner/plan.h"
 
 namespace fitscale::aws {
@@ -46,6 +47,8 @@ Pod job_pod(const std::string& name, std::int64_t gpus, bool on_demand) {
   if (on_demand) p.node_selector["karpenter.sh/capacity-type"] = "on-demand";
   p.phase = PodPhase::Pending;
   p.created = 1;
+  // As the ExtendedResourceToleration admission plugin has it tolerate the GPU nodes' taint.
+  add_extended_resource_tolerations(p);
   return p;
 }
 
@@ -58,6 +61,7 @@ class AwsControllerMoto : public AwsMoto {
     Stack s(user, fleet_options("catalog"));
     CatalogOptions zones;
     zones.zones = {"us-east-1a", "us-east-1b"};
+    zones.pool = "gpu";  // the config's `pool`: names the default pool, as policy.pool below
     auto facts = fetch_api_facts(s.ec2, zones, s.clock.now());
     catalog = std::make_unique<Catalog>(
         merge_api_catalog(facts, parse_catalog_csv(default_catalog_csv(), "embedded"), zones)

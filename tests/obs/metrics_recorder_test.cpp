@@ -59,7 +59,7 @@ TEST_F(Fixture, ViewAndPlanBecomeGauges) {
   s.pods = {pending_pod("a"), pending_pod("b")};
   Plan plan;
   plan.launch.push_back(
-      {"p3.8xlarge", "us-east-1a", CapacityType::Spot, 3, 3.672, {}, "team-a", "j", 0});
+      {"p3.8xlarge", "us-east-1a", CapacityType::Spot, 3, 3.672, {}, "team-a", "j", 0, "default"});
   plan.unschedulable.push_back({"team-a/b", "j", UnschedulableKind::BudgetWait, "over"});
   rec->planned(s, plan, {});
 

@@ -354,7 +354,7 @@ TEST(Simulator, TheReportShowsPeakCommittedAndMonthSpendPerNamespace) {
 // committed $/h never goes past its cap (before: team-a $14.40/h against $8).
 TEST(Simulator, SharedNodesNeverPushATeamPastItsHourlyCap) {
   const Catalog catalog = catalog_in_one_zone(
-      std::string(kCatalogHeader) + "g2.2xlarge,amd64,16,131072,2,V100,32768,7.200000,,,\n",
+      std::string(kCatalogHeader) + "g9.2xlarge,amd64,16,131072,2,V100,32768,7.200000,,,\n",
       "two.csv");
   SimOptions o = hand_options();
   o.policy.budgets = Budgets{};
@@ -387,7 +387,7 @@ TEST(Simulator, SharedNodesNeverPushATeamPastItsHourlyCap) {
 // with jobs past their worst case.
 TEST(Simulator, TerminateKeepsMonthSpendWithinCapAndTheReportNamesJobsPastTheirWorstCase) {
   const Catalog catalog = catalog_in_one_zone(
-      std::string(kCatalogHeader) + "g2.2xlarge,amd64,16,131072,2,V100,32768,7.200000,,,\n",
+      std::string(kCatalogHeader) + "g9.2xlarge,amd64,16,131072,2,V100,32768,7.200000,,,\n",
       "two.csv");
   const std::map<std::string, std::pair<double, double>> caps = {
       {"team-a", {8, 30}}, {"team-b", {11, 40}}, {"team-c", {15, 60}}};
@@ -522,7 +522,7 @@ TEST(Trace, ReadsQuantitiesAndOptionalColumnsInSubmitOrder) {
 // would be refused: only the other team's free room can serve it, at its $3.60/h share.)
 TEST(Simulator, TheBudgetGateHoldsPodsOverTheirCapOffOtherTeamsFreeRoom) {
   const Catalog catalog = catalog_in_one_zone(
-      std::string(kCatalogHeader) + "g2.2xlarge,amd64,16,131072,2,V100,32768,7.200000,,,\n",
+      std::string(kCatalogHeader) + "g9.2xlarge,amd64,16,131072,2,V100,32768,7.200000,,,\n",
       "two.csv");
   std::string text = kHeader;
   int n = 0;
