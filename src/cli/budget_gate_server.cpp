@@ -15,7 +15,7 @@ namespace fitscale::cli {
 namespace {
 // An AdmissionReview carries the pod (kube-apiserver's limit for a request is 3 MiB) and, on
 // updates, the old one too.
-constexpr std::size_t kMaxReviewBytes = 8 * 1024 * 1024;
+constexpr std::size_t kMaxReviewBytes = std::size_t{8} * 1024 * 1024;
 }  // namespace
 
 BudgetGateServer::BudgetGateServer(BudgetGateServerOptions options, BudgetGateScope scope,

@@ -50,7 +50,7 @@ json usd(Micros m) { return std::round(static_cast<double>(m)) / 1e6; }
 
 }  // namespace
 
-ResourceCodec<BudgetObject> budget_codec(std::string own_ns) {
+ResourceCodec<BudgetObject> budget_codec(const std::string& own_ns) {
   ResourceCodec<BudgetObject> c;
   c.resource = "budgets";
   c.path = "/apis/fitscale.io/v1alpha1/budgets";  // literal: tests/e2e/test_deploy.py reads it
@@ -96,11 +96,11 @@ std::string budget_status_json(const BudgetStatus& s) {
 }
 
 KubeBudgetStore::KubeBudgetStore(const KubeConfig& config, const obs::Logger& log,
-                                 std::string own_ns, InformerOptions options)
+                                 const std::string& own_ns, const InformerOptions& options)
     : config_(config),
       log_(log),
-      informer_(std::make_unique<Informer<BudgetObject>>(config, budget_codec(std::move(own_ns)),
-                                                         log, options)),
+      informer_(
+          std::make_unique<Informer<BudgetObject>>(config, budget_codec(own_ns), log, options)),
       writer_(config, options.client) {}
 
 KubeBudgetStore::~KubeBudgetStore() { stop(); }

@@ -15,15 +15,15 @@
 namespace fitscale {
 
 // Decodes Budget JSON as the API serves it; `own_ns` is where `cluster` and `default` live.
-ResourceCodec<BudgetObject> budget_codec(std::string own_ns);
+ResourceCodec<BudgetObject> budget_codec(const std::string& own_ns);
 // The JSON of a status (dollars as numbers, updatedAt in RFC 3339), for the merge patch.
 std::string budget_status_json(const BudgetStatus& status);
 
 class KubeBudgetStore final : public BudgetStore {
  public:
   // `log` must outlive the store (the informer's thread writes to it).
-  KubeBudgetStore(const KubeConfig& config, const obs::Logger& log, std::string own_ns,
-                  InformerOptions options = {});
+  KubeBudgetStore(const KubeConfig& config, const obs::Logger& log, const std::string& own_ns,
+                  const InformerOptions& options = {});
   ~KubeBudgetStore() override;
 
   // Asks the API whether Budgets are served; starts the informer when they are.

@@ -195,12 +195,13 @@ void MetricsRecorder::action(const ActionRecord& r) {
     case ActionKind::EvictBlocked:
       evictions_.inc({"blocked"});
       break;
+    // Keep: logged once per node and reason, the node's cost shows it; MaxRuntimeExceeded:
+    // logged and alerted once per job and period; Ungate: the pod is then pending or running
+    // like any other.
     case ActionKind::Keep:
-      break;  // logged once per node and reason; the node's cost shows it
     case ActionKind::MaxRuntimeExceeded:
-      break;  // logged and alerted once per job and period
     case ActionKind::Ungate:
-      break;  // the pod is then pending or running like any other
+      break;
   }
 }
 

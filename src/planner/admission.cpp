@@ -328,11 +328,12 @@ std::string BudgetBook::after_packing(
     const std::map<std::string, Micros, std::less<>>& by_job) const {
   // Only what the packing adds over what admission granted can break a cap: admission checked
   // every cap with the grants.
-  for (const auto& [ns, actual] : by_ns) {
+  for (const auto& entry : by_ns) {
+    const std::string& ns = entry.first;  // named, not bound: lambdas below capture it
     auto it = namespaces_.find(ns);
     if (it == namespaces_.end()) continue;
     const NamespaceUse& u = it->second;
-    const Micros extra = actual - u.lone_new_per_hour;
+    const Micros extra = entry.second - u.lone_new_per_hour;
     if (extra <= 0) continue;
     const NamespaceBudget& b = u.budget;
     const auto who = [&] { return "namespace " + ns + ": "; };

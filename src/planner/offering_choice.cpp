@@ -71,6 +71,7 @@ std::vector<OfferingChoice> choose_offerings_by_pool(const PodClass& c, const Ca
     return a.price < b.price;
   });
   std::vector<OfferingChoice> out;
+  out.reserve(ranked.size() + 1);
   for (Ranked& r : ranked) out.push_back(std::move(r.choice));
   if (out.empty()) {
     OfferingChoice none;

@@ -272,7 +272,9 @@ void ApiHttpServer::dispatch(const httplib::Request& req, httplib::Response& res
     }
     text += "]}";
     res.status = out.status;
-    res.set_content(std::move(text), kJson);
+    // Moved in, not copied (set_content takes a const reference): a full list is tens of MB.
+    res.body = std::move(text);
+    res.set_header("Content-Type", kJson);
     return;
   }
   send(res, out.status, out.body);
