@@ -53,6 +53,11 @@ BudgetGateServer::BudgetGateServer(BudgetGateServerOptions options, BudgetGateSc
 
 BudgetGateServer::~BudgetGateServer() { stop(); }
 
+void BudgetGateServer::set_budgets(const Budgets& budgets) {
+  std::lock_guard<std::mutex> lock(scope_mutex_);
+  scope_.budgets = budgets;
+}
+
 void BudgetGateServer::start() {
   if (thread_.joinable()) return;
   server_->set_payload_max_length(kMaxReviewBytes);
@@ -60,7 +65,12 @@ void BudgetGateServer::start() {
   // that is added to every pod creation in the gated namespaces.
   server_->set_tcp_nodelay(true);
   server_->Post(kBudgetGatePath, [this](const httplib::Request& req, httplib::Response& res) {
-    AdmissionAnswer a = review_budget_gate(req.body, scope_);
+    BudgetGateScope scope;
+    {
+      std::lock_guard<std::mutex> lock(scope_mutex_);
+      scope = scope_;
+    }
+    AdmissionAnswer a = review_budget_gate(req.body, scope);
     if (!a.error.empty()) {
       log_.warn("budget gate: admission review refused", {{"pod", a.pod}, {"error", a.error}});
     } else if (a.gated) {

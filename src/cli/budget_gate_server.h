@@ -4,6 +4,7 @@
 // review_budget_gate (kube/admission_review.h). Served by every replica, leader or not: the
 // answer depends only on the config, so the Service may send a review to any of them.
 #include <memory>
+#include <mutex>
 #include <string>
 #include <thread>
 
@@ -35,6 +36,9 @@ class BudgetGateServer {
   // Binds and serves on a background thread; throws std::runtime_error when it cannot bind.
   void start();
   void stop();
+  // The budgets that decide which namespaces are budgeted from now on (Budget objects change
+  // them while it serves); the rest of the scope stays as constructed.
+  void set_budgets(const Budgets& budgets);
   int port() const { return port_; }
   std::string url() const;  // https://HOST:PORT/budget-gate
 
@@ -42,7 +46,8 @@ class BudgetGateServer {
   BudgetGateServerOptions options_;
   std::string host_;
   int wanted_port_ = 0;
-  const BudgetGateScope scope_;
+  std::mutex scope_mutex_;  // scope_ is read by the server's threads, set by the run loop
+  BudgetGateScope scope_;
   const obs::Logger& log_;
   std::unique_ptr<httplib::Server> server_;
   std::thread thread_;

@@ -40,6 +40,7 @@ class RunBudgets {
   void start_term() { sync_.start_term(); }
   // The budgets that apply now (file's, objects' levels on top); `changed` when they moved.
   const Budgets& budgets(bool& changed) { return sync_.budgets(changed); }
+  const Budgets& current() { return sync_.current(); }
   // After every loop the leader ran: the namespaces' Budget status.
   void after_loop(Time now) { sync_.write_statuses(now); }
 

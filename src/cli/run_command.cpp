@@ -514,6 +514,9 @@ int run(const RunFlags& f) {
       log.info("informers synced");
       synced_logged = true;
     }
+    // Every replica serves the webhook: it gates by the budgets that apply now, Budget objects
+    // included, not by the config file's alone (a namespace capped only by its Budget object).
+    if (gate_server && budgets.ready()) gate_server->set_budgets(budgets.current());
     const bool leading = f.dry_run || (elector && elector->is_leader());
     if (!leading) {
       if (controller) log.warn("lost leadership: stopped acting");

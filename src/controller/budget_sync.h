@@ -30,6 +30,12 @@ class BudgetSync {
   bool ready() const { return store_.synced(); }
   // The budgets that apply now. Sets `changed` when they differ from the last call's.
   const Budgets& budgets(bool& changed);
+  // The same budgets, leaving the change flag to budgets()' caller (the leader's loop): what the
+  // budget gate's webhook, served by every replica, decides with.
+  const Budgets& current() {
+    refresh();
+    return merged_.budgets;
+  }
 
   // A new leadership term: the spend and alerts in the objects' status are carried into the
   // ledger and the alert log.

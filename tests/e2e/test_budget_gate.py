@@ -21,7 +21,7 @@ import sys
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from e2e_support import World, free_port, namespace, scratch_dir, wait_for  # noqa: E402
+from e2e_support import SOURCE_DIR, World, free_port, namespace, scratch_dir, wait_for  # noqa: E402
 from test_vcluster_webhooks import self_signed  # noqa: E402
 
 CONFIG = """
@@ -76,6 +76,9 @@ def webhook_configuration(url, ca_file):
 def main():
     with scratch_dir("fitscale-gate-") as tmp, World(tmp, config=CONFIG) as w:
         cert, key = self_signed(tmp, "webhook")
+        # Budget objects are read from the start (a CRD installed later is seen after a restart).
+        w.kubectl("apply", "--validate=false", "-f", os.path.join(SOURCE_DIR, "deploy", "crds"))
+        w.kubectl("wait", "--for", "condition=established", "--timeout=30s", "crd", "budgets.fitscale.io")
         port = free_port()
         w.start_synced("replica-a", "--webhook-address", f"127.0.0.1:{port}",
                        "--webhook-cert-file", cert, "--webhook-key-file", key, leads=True)
@@ -141,6 +144,35 @@ def main():
         log = w.run_log("replica-a")
         assert f"ungate team-capped/{name}" in log, log[-3000:]
         print("un-gated and running: ok, on", started[0]["spec"]["nodeName"])
+
+        # 5. A namespace capped only by its Budget object (not in the config) is budgeted too:
+        #    the webhook gates by the live budgets; a namespace with no budget at all is not.
+        for ns in ("team-object", "team-free"):
+            w.apply(namespace(ns))
+        w.apply({"apiVersion": "fitscale.io/v1alpha1", "kind": "Budget",
+                 "metadata": {"name": "caps", "namespace": "team-object"},
+                 "spec": {"usdPerHour": 0.5}})
+
+        def bare_pod(ns, name):
+            return {"apiVersion": "v1", "kind": "Pod", "metadata": {"name": name, "namespace": ns},
+                    "spec": {"restartPolicy": "Never", "containers": [{
+                        "name": "c", "image": "busybox",
+                        "resources": {"requests": {"cpu": "100m", "memory": "64Mi"}}}]}}
+
+        def gates_of(ns, name):
+            return [g["name"] for g in w.kjson("get", "pod", name, "-n", ns)["spec"].get("schedulingGates", [])]
+
+        def created_gated(ns):
+            # The Budget takes effect at the replica's next loop: a pod created before is not gated.
+            name = f"probe-{int(time.monotonic() * 1000)}"
+            w.apply(bare_pod(ns, name))
+            return GATE in gates_of(ns, name)
+
+        wait_for("a new pod of team-object (Budget object only) to carry the gate",
+                 lambda: created_gated("team-object"), timeout=30)
+        w.apply(bare_pod("team-free", "free"))
+        assert GATE not in gates_of("team-free", "free"), gates_of("team-free", "free")
+        print("Budget-object namespace gated, unbudgeted namespace not: ok")
     print("ok")
 
 
