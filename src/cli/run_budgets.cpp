@@ -14,11 +14,11 @@ AlertLog& alert_log_of(Ledger& ledger, std::unique_ptr<AlertLog>& own) {
 }  // namespace
 
 RunBudgets::RunBudgets(const KubeConfig& kube, const obs::Logger& log, const Config& config,
-                       std::unique_ptr<Ledger> ledger, std::string own_ns)
+                       std::unique_ptr<Ledger> ledger, const std::string& own_ns)
     : own_ledger_(std::move(ledger)),
       carried_ledger_(*own_ledger_),
       carried_alerts_(std::make_unique<CarriedAlertLog>(alert_log_of(*own_ledger_, own_alerts_))),
-      store_(kube, log, std::move(own_ns)),
+      store_(kube, log, own_ns),
       sync_(store_, budgets_or_defaults(config), carried_ledger_, carried_alerts_.get()) {
   sync_.on_problem([&log](const std::string& object, const std::string& error) {
     log.warn("Budget object problem", {{"object", object}, {"error", error}});

@@ -23,7 +23,7 @@ class RunBudgets {
   // `ledger` is the run's own (SQLite or in memory); `own_ns` holds the `cluster` and `default`
   // Budgets.
   RunBudgets(const KubeConfig& kube, const obs::Logger& log, const Config& config,
-             std::unique_ptr<Ledger> ledger, std::string own_ns);
+             std::unique_ptr<Ledger> ledger, const std::string& own_ns);
   ~RunBudgets();
 
   // The ledger the controller and the alerts read: the run's with the carried spend on top.
