@@ -98,7 +98,7 @@ def check_reading():
     need("mountPath: /etc/fitscale-webhook" in dep and "secretName: fitscale-webhook-tls" in dep,
          "the Secret is not mounted where the flags look")
     rbac = read("templates/rbac.yaml")
-    need(re.search(r"resources: \[pods\]\n\s+verbs: \[get, list, watch, patch\]", rbac),
+    need(re.search(r"resources: \[pods\]\n(?:\s*#.*\n)*\s+verbs: \[get, list, watch, patch(?:, delete)?\]", rbac),
          "the ClusterRole cannot get and patch pods (removing the gate)")
     if problems:
         fail("\n  ".join(problems))
