@@ -660,7 +660,18 @@ class Planner {
       return;
     }
     // Even the fewest nodes break a cap: keep the oldest jobs that fit, the rest wait.
-    const auto packers = packers_with(most);
+    keep_oldest_jobs_that_fit(packers_with(most), [&](const std::vector<planner::MixedGroup>& g) {
+      return broken_cap(count_new(g));
+    });
+  }
+
+  // The newest lone jobs wait until the packing of the others with `packers` breaks no cap
+  // (`broken` names the cap a packing breaks, empty when none): the largest prefix of
+  // admitted_jobs_ that fits is packed into mixed_, the rest get BudgetWait with the reason the
+  // first of them broke. Returns the length of that prefix.
+  template <class Broken>
+  std::size_t keep_oldest_jobs_that_fit(const std::vector<std::optional<ClassPacker>>& packers,
+                                        const Broken& broken) {
     auto keep_first = [&](std::size_t k) {
       for (auto& a : admitted_) a.clear();
       for (std::size_t i = 0; i < k; ++i) {
@@ -673,18 +684,19 @@ class Planner {
     std::size_t bad = admitted_jobs_.size();  // known not to fit
     while (bad - good > 1) {
       const std::size_t mid = good + (bad - good) / 2;
-      if (broken_cap(count_new(keep_first(mid))).empty())
+      if (broken(keep_first(mid)).empty())
         good = mid;
       else
         bad = mid;
     }
-    const std::string reason = broken_cap(count_new(keep_first(good + 1)));
+    const std::string reason = broken(keep_first(good + 1));
     mixed_ = keep_first(good);
     for (std::size_t i = good; i < admitted_jobs_.size(); ++i) {
       for (const auto& [ci, pods] : admitted_jobs_[i].per_class) {
         for (std::uint32_t pi : pods) unschedulable(pi, UnschedulableKind::BudgetWait, reason);
       }
     }
+    return good;
   }
 
   // What the lone pods' new nodes commit each namespace and job to, as the ledger may charge
@@ -723,31 +735,7 @@ class Planner {
       return why;
     };
     if (broken(mixed_).empty()) return;
-    auto keep_first = [&](std::size_t k) {
-      for (auto& a : admitted_) a.clear();
-      for (std::size_t i = 0; i < k; ++i) {
-        for (const auto& [ci, pods] : admitted_jobs_[i].per_class)
-          admitted_[ci].insert(admitted_[ci].end(), pods.begin(), pods.end());
-      }
-      return planner::pack_mixed(classes_, packers_, admitted_, catalog_);
-    };
-    std::size_t good = 0;
-    std::size_t bad = admitted_jobs_.size();  // known not to fit
-    while (bad - good > 1) {
-      const std::size_t mid = good + (bad - good) / 2;
-      if (broken(keep_first(mid)).empty())
-        good = mid;
-      else
-        bad = mid;
-    }
-    const std::string reason = broken(keep_first(good + 1));
-    mixed_ = keep_first(good);
-    for (std::size_t i = good; i < admitted_jobs_.size(); ++i) {
-      for (const auto& [ci, pods] : admitted_jobs_[i].per_class) {
-        for (std::uint32_t pi : pods) unschedulable(pi, UnschedulableKind::BudgetWait, reason);
-      }
-    }
-    admitted_jobs_.resize(good);
+    admitted_jobs_.resize(keep_oldest_jobs_that_fit(packers_, broken));
   }
 
   void add_launch(const NewNodes& g, const std::string& ns, const std::string& job, bool separate) {
