@@ -2,6 +2,7 @@
 
 #include <set>
 #include <unordered_map>
+#include <unordered_set>
 #include <utility>
 
 namespace fitscale {
@@ -14,14 +15,19 @@ std::vector<GateRelease> gates_to_release(const Snapshot& snapshot, const Plan& 
   }
   if (held.empty()) return out;
 
-  // Where the plan serves each pod, by "ns/name".
+  // Where the plan serves each pod, by "ns/name": only on a Ready node. A pod the plan launches
+  // for, or places on a node still booting, keeps the gate until that node is Ready: released
+  // earlier, the scheduler would bind it to whatever room opens elsewhere meanwhile (another
+  // team's), its team paying for that and for the node launched for it (issue 12). The plan
+  // charged it the dearest Ready node it fits at release (planner::ExistingCapacity::
+  // dearest_binding); a later plan places it on its node once that is Ready.
+  std::unordered_set<std::string_view> ready;
+  for (const Node& n : snapshot.nodes) {
+    if (n.state == NodeState::Ready) ready.insert(n.name);
+  }
   std::unordered_map<std::string, std::string> served;
-  for (const auto& [pod, node] : plan.placements) served.emplace(pod, "on node " + node);
-  for (const LaunchDecision& d : plan.launch) {
-    for (const auto& pod : d.pods) {
-      served.emplace(pod, "on a new " + d.instance_type + " (" + d.zone + ", " +
-                              to_string(d.capacity_type) + ")");
-    }
+  for (const auto& [pod, node] : plan.placements) {
+    if (ready.count(node) != 0) served.emplace(pod, "on node " + node);
   }
   // Gangs with a member the plan does not serve: "ns/gang". A gang member that is unserved
   // for any reason (waiting, refused, incomplete) holds back all of them.

@@ -16,11 +16,12 @@ struct GateRelease {
   std::string ns;
   std::string pod;    // name
   std::string job;    // Pod::job_key()
-  std::string where;  // "on node N" / "on a new c5.xlarge (us-east-1a, spot)": for the log
+  std::string where;  // "on node N": for the log
 };
 
-// A pod held by the budget gate (Pod::held_by_budget_gate) is released when the plan serves it
-// (places it on an existing or in-flight node, or launches for it). A gang is released whole or
+// A pod held by the budget gate (Pod::held_by_budget_gate) is released when the plan places it
+// on a Ready node; one it launches for or places on a node still booting stays held until that
+// node is Ready (a later plan places it there). A gang is released whole or
 // not at all: none of its pods when any of its pods is left unserved. Pods the plan leaves
 // waiting or refused keep the gate; their BudgetWait / BudgetRefused event says why. In the
 // order of the snapshot's pods (deterministic).

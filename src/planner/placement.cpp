@@ -138,6 +138,7 @@ ExistingCapacity::ExistingCapacity(const Snapshot& snapshot, const Policy& polic
     if (!p.is_daemon() && !p.is_mirror())
       s.weight += fitscale::dominant_share(p.requests, s.node->allocatable);
   }
+  for (Slot& s : slots_) s.free_now = s.free;
 }
 
 const Labels& ExistingCapacity::labels_of(const Slot& s) const {
@@ -194,6 +195,20 @@ void ExistingCapacity::undo(const std::vector<Placement>& done,
     // s.anti may stay set: it only says anti-affinity must be checked here.
     placements.erase(p.key());
   }
+}
+
+Micros ExistingCapacity::dearest_binding(const PodClass& c) const {
+  const Pod& p = *c.exemplar;
+  Micros most = 0;
+  for (const Slot& s : slots_) {
+    const Node& n = *s.node;
+    if (n.state != NodeState::Ready) continue;  // the scheduler binds to Ready nodes only
+    if (n.owner_namespace == p.ns || n.price_micros_per_hour <= most) continue;
+    if (!fits(p.requests, s.free_now) || !admits(c, s)) continue;
+    const std::int64_t w = fitscale::dominant_share(p.requests, n.allocatable);
+    most = std::max(most, share_of(n.price_micros_per_hour, w, kWholeNode));
+  }
+  return most;
 }
 
 std::vector<std::string_view> ExistingCapacity::used_nodes() const {

@@ -84,6 +84,16 @@ class ExistingCapacity {
   // holds it) does not keep a node alive.
   const Pod* unjudged_pod_fitting(std::string_view node);
 
+  // The most a pod of class `c` may cost its namespace per hour wherever kube-scheduler can
+  // bind it the moment it is released from the budget gate: over every Ready node whose room
+  // now (bound pods only: the scheduler does not follow this plan's placements) fits it and
+  // admits it, its full dominant share of the price of a node another namespace launched
+  // (a node of its own namespace is committed to it already, whole). An admitted pod goes where
+  // the scheduler puts it, not where the plan assumed, and a team whose pod leaves its own
+  // node idle to ride on another's pays for both (issue 12). Anti-affinity is not looked at:
+  // counting a node it would repel errs on the safe side.
+  Micros dearest_binding(const PodClass& c) const;
+
   bool has_nodes() const { return !slots_.empty(); }
   // Nodes that received a pod in this plan (scale-down must leave them alone), sorted.
   std::vector<std::string_view> used_nodes() const;
@@ -98,6 +108,7 @@ class ExistingCapacity {
     mutable std::optional<Labels> rewritten;
     std::string zone;
     Resources free;
+    Resources free_now;  // before this plan's placements (dearest_binding)
     // Pods here, for anti-affinity: the ones bound in the snapshot are bound_[bound_begin,
     // bound_end) (one list for all nodes: a list per node cost an allocation per node on every
     // plan with pods pending), the ones this plan puts here are in `placed`.

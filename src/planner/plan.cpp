@@ -358,6 +358,23 @@ class Planner {
     std::vector<planner::Placement> done;  // the job's pods on existing and in-flight nodes
     std::vector<std::uint32_t> job_pods;   // the job's pods that asked (placed or to launch)
     std::vector<std::pair<std::uint32_t, planner::PoolCharge>> pool_charged;  // by the job
+    // A pod held by the budget gate that is admitted onto existing room is released to the
+    // scheduler, which may bind it to any Ready node it fits, not the one planned: it is charged
+    // the dearest of those (issue 12; ExistingCapacity::dearest_binding), once per class.
+    std::vector<std::optional<Micros>> class_dearest(classes_.size());
+    std::vector<std::pair<std::uint32_t, Micros>> gang_dearest;  // the gang's, by pod
+    auto released_charge = [&](std::uint32_t pi) -> Micros {
+      if (!budgets || !s_.pods[pi].held_by_budget_gate()) return 0;
+      if (pod_class_[pi] < 0) {
+        for (const auto& [pod, m] : gang_dearest) {
+          if (pod == pi) return m;
+        }
+        return 0;
+      }
+      std::optional<Micros>& m = class_dearest[static_cast<std::size_t>(pod_class_[pi])];
+      if (!m) m = existing_->dearest_binding(classes_[static_cast<std::size_t>(pod_class_[pi])]);
+      return *m;
+    };
     for (const Job& j : jobs) {
       planner::JobAsk ask;
       ask.ns = j.ns;
@@ -383,9 +400,17 @@ class Planner {
         continue;
       }
       std::optional<planner::GangPlan> gang_plan;
+      gang_dearest.clear();
       if (j.gang >= 0) {
         const GangGroup& g = gangs_[static_cast<std::size_t>(j.gang)];
         auto members = planner::build_classes(s_.pods, g.pending, catalog_.gpu_models);
+        if (budgets && existing_->has_nodes()) {
+          for (const PodClass& c : members) {
+            if (!c.exemplar->held_by_budget_gate()) continue;
+            const Micros m = existing_->dearest_binding(c);
+            for (std::uint32_t pi : c.pods) gang_dearest.emplace_back(pi, m);
+          }
+        }
         if (!existing_->place_gang(members, out_.placements, &done)) {
           gang_plan = pack_gang_in_pools(g.name, members, pool_charged);
           if (!gang_plan->ok) {
@@ -452,7 +477,9 @@ class Planner {
         }
       }
       if (job_pods.empty()) continue;
-      for (const planner::Placement& pl : done) ask.existing_micros_per_hour += pl.micros_per_hour;
+      for (const planner::Placement& pl : done) {
+        ask.existing_micros_per_hour += std::max(pl.micros_per_hour, released_charge(pl.pod));
+      }
       if (budgets) {
         if (!book) book.emplace(s_, policy_, now_);
         if (auto refusal = book->admit(ask)) {
