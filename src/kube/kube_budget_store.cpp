@@ -96,18 +96,21 @@ std::string budget_status_json(const BudgetStatus& s) {
 }
 
 KubeBudgetStore::KubeBudgetStore(const KubeConfig& config, const obs::Logger& log,
-                                 const std::string& own_ns, const InformerOptions& options)
+                                 const std::string& own_ns, const InformerOptions& options,
+                                 std::chrono::milliseconds rediscover_interval)
     : config_(config),
       log_(log),
+      client_options_(options.client),
+      rediscover_interval_(rediscover_interval),
       informer_(
           std::make_unique<Informer<BudgetObject>>(config, budget_codec(own_ns), log, options)),
       writer_(config, options.client) {}
 
 KubeBudgetStore::~KubeBudgetStore() { stop(); }
 
-void KubeBudgetStore::start() {
+bool KubeBudgetStore::discover(ApiClient& client, const obs::Logger& log, bool quiet) {
   // Discovery of the group version: 404 when the CRD is not installed.
-  const HttpResponse r = writer_.get("/apis/fitscale.io/v1alpha1");
+  const HttpResponse r = client.get("/apis/fitscale.io/v1alpha1");
   bool served = false;
   if (r.ok()) {
     try {
@@ -119,23 +122,55 @@ void KubeBudgetStore::start() {
   }
   if (!served && r.status != 0 && r.status != 404 && !r.ok()) {
     // An answer other than "not found" (403: RBAC) is not "no CRD": keep trying to read them.
-    log_.warn("Budget objects: cannot ask whether budgets.fitscale.io is installed",
-              {{"error", describe_failure(r)}});
+    if (!quiet) {
+      log.warn("Budget objects: cannot ask whether budgets.fitscale.io is installed",
+               {{"error", describe_failure(r)}});
+    }
     served = true;
   }
   if (!served && r.status == 0) served = true;  // the API server is not answering yet: retry
+  return served;
+}
+
+void KubeBudgetStore::start() {
+  const bool served = discover(writer_, log_, false);
   installed_ = served;
-  if (!served) {
-    log_.warn(
-        "Budget objects: budgets.fitscale.io is not installed (kubectl apply -f deploy/crds); "
-        "using the config file's budgets, and spend does not survive a restart without "
-        "--ledger");
-  }
   started_ = true;
-  if (served) informer_->start();
+  if (served) {
+    informer_->start();
+    return;
+  }
+  log_.warn(
+      "Budget objects: budgets.fitscale.io is not installed (kubectl apply -f deploy/crds); "
+      "using the config file's budgets until it is, and spend does not survive a restart "
+      "without --ledger");
+  rediscovery_ = std::thread([this] { rediscover(); });
+}
+
+// A CRD applied after start (issue 12): asked about on a slow interval, so an absent CRD costs
+// one small GET per interval, and read from the first answer that it is served.
+void KubeBudgetStore::rediscover() {
+  ApiClient client(config_, client_options_);  // the loop's thread keeps writer_
+  std::unique_lock lock(mu_);
+  while (!wake_.wait_for(lock, rediscover_interval_, [this] { return stopping_; })) {
+    lock.unlock();
+    const bool served = discover(client, log_, true);
+    lock.lock();
+    if (!served || stopping_) continue;
+    log_.info("Budget objects: budgets.fitscale.io is installed now; reading Budget objects");
+    informer_->start();
+    installed_ = true;
+    return;
+  }
 }
 
 void KubeBudgetStore::stop() {
+  {
+    std::lock_guard lock(mu_);
+    stopping_ = true;
+  }
+  wake_.notify_all();
+  if (rediscovery_.joinable()) rediscovery_.join();
   if (informer_) informer_->stop();
 }
 
