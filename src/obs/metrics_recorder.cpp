@@ -137,6 +137,10 @@ MetricsRecorder::MetricsRecorder(MetricsRegistry& reg, MetricsOptions options)
           "Budget use by namespace and period: hour = committed $/h, day and month = spend "
           "since the UTC day/month began.",
           {"namespace", "period"})),
+      budget_cap_(reg.gauge("fitscale_budget_cap_usd",
+                            "Budget cap that applies now, by namespace and period (only periods "
+                            "with a cap; Budget objects over the config file).",
+                            {"namespace", "period"})),
       budget_remaining_(
           reg.gauge("fitscale_budget_remaining_usd",
                     "Budget cap minus use, by namespace and period (only periods with a cap).",
@@ -315,6 +319,7 @@ void MetricsRecorder::update_cost(const Snapshot& snapshot) {
   for (const auto& [ns, s] : snapshot.spend) namespaces.insert(ns);
   for (const auto& [ns, b] : options_.budgets.namespaces) namespaces.insert(ns);
   budget_used_.clear();
+  budget_cap_.clear();
   budget_remaining_.clear();
   for (const auto& ns : namespaces) {
     NamespaceSpend s;
@@ -330,7 +335,9 @@ void MetricsRecorder::update_cost(const Snapshot& snapshot) {
           Period{"day", micros_to_dollars(s.spent_today), b.usd_per_day},
           Period{"month", micros_to_dollars(s.spent_this_month), b.usd_per_month}}) {
       budget_used_.set({ns, p.name}, p.used);
-      if (p.cap) budget_remaining_.set({ns, p.name}, *p.cap - p.used);
+      if (!p.cap) continue;
+      budget_cap_.set({ns, p.name}, *p.cap);
+      budget_remaining_.set({ns, p.name}, *p.cap - p.used);
     }
   }
 }

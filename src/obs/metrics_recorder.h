@@ -28,6 +28,9 @@ class MetricsRecorder final : public Recorder {
   void action(const ActionRecord& record) override;
   void planned(const Snapshot& snapshot, const Plan& plan, const LoopStats& stats) override;
   void loop_finished(const LoopStats& stats) override;
+  // The budgets that apply now (`fitscale run`: the config file's with the Budget objects on
+  // top): the cap and remaining gauges follow them from the next planned loop.
+  void set_budgets(const Budgets& budgets) { options_.budgets = budgets; }
 
  private:
   void update_nodes(const Snapshot& snapshot);
@@ -41,7 +44,7 @@ class MetricsRecorder final : public Recorder {
   Family nodes_, launches_, launch_failures_, removals_, interruptions_, never_registered_,
       evictions_;
   // Cost.
-  Family committed_, spend_, budget_used_, budget_remaining_, refusals_;
+  Family committed_, spend_, budget_used_, budget_cap_, budget_remaining_, refusals_;
   // OpenCost names.
   Family oc_total_, oc_cpu_, oc_ram_, oc_gpu_, oc_gpu_count_, oc_is_spot_;
 

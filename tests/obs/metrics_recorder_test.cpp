@@ -109,6 +109,33 @@ TEST(OpenCostSplit, PartsAddUpToThePrice) {
   EXPECT_NEAR(cpu_only.cpu_per_vcpu_hour * 8 + cpu_only.ram_per_gib_hour * 32, 0.192, 1e-12);
 }
 
+// The caps that apply now, not the ones the recorder was built with: `fitscale run` tells it
+// when Budget objects change them (a namespace capped only by its Budget shows up too).
+TEST_F(Fixture, CapGaugesFollowTheLiveBudgets) {
+  Snapshot s;
+  s.spend["team-a"].spent_today = 20'000'000;
+  rec->planned(s, Plan{}, {});
+  auto out = reg.render();
+  EXPECT_NE(out.find("fitscale_budget_cap_usd{namespace=\"team-a\",period=\"day\"} 100\n"),
+            std::string::npos)
+      << out;
+  Budgets live = Budgets{};
+  live.namespaces["team-a"].usd_per_day = 40;
+  live.namespaces["team-b"].usd_per_hour = 7;
+  rec->set_budgets(live);
+  rec->planned(s, Plan{}, {});
+  out = reg.render();
+  EXPECT_NE(out.find("fitscale_budget_cap_usd{namespace=\"team-a\",period=\"day\"} 40\n"),
+            std::string::npos)
+      << out;
+  EXPECT_NE(out.find("fitscale_budget_remaining_usd{namespace=\"team-a\",period=\"day\"} 20\n"),
+            std::string::npos)
+      << out;
+  EXPECT_NE(out.find("fitscale_budget_cap_usd{namespace=\"team-b\",period=\"hour\"} 7\n"),
+            std::string::npos)
+      << out;
+}
+
 TEST_F(Fixture, SpendCounterOnlyGrowsAcrossAMonthRollover) {
   Snapshot s;
   s.spend["team-a"].spent_this_month = 50'000'000;  // before this process: the baseline
