@@ -32,6 +32,14 @@ class RunBudgets {
   // alerts recorded in the objects' status.
   AlertLog& alert_log() { return *carried_alerts_; }
 
+  // Warning Events on Budget objects that cannot be used as written go through `view` (its
+  // write gate: only the leader writes them).
+  void events_to(ClusterView& view) {
+    sync_.on_event(
+        [&view](const ObjectRef& about, const std::string& reason, const std::string& message) {
+          view.record_event(about, "Warning", reason, message);
+        });
+  }
   void start() { store_.start(); }
   void stop() { store_.stop(); }
   // The objects were read once (or the CRD is not installed): a new leader may start.

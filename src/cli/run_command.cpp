@@ -428,6 +428,7 @@ int run(const RunFlags& f) {
   // Budget objects: caps from the cluster, and the spend and alerts a new leader starts from.
   RunBudgets budgets(kube, log, config, std::move(own_ledger),
                      f.budgets_namespace.empty() ? f.lease_namespace : f.budgets_namespace);
+  budgets.events_to(view);
   Ledger* ledger = &budgets.ledger();
   BudgetAlerts alerts = make_budget_alerts(config, &budgets.alert_log());
 
@@ -528,12 +529,16 @@ int run(const RunFlags& f) {
       if (!budgets.ready()) continue;  // a new term starts from the Budgets' status, once read
       budgets.start_term();
       controller_options.policy.budgets = budgets.budgets(budgets_changed);
+      // That call took the change flag: what follows budgets that move must be told here too.
+      metrics.set_budgets(controller_options.policy.budgets);
+      if (alerts.recorder) alerts.recorder->set_budgets(controller_options.policy.budgets);
       controller = std::make_unique<Controller>(nth_view, cloud, catalog, clock, ledger, recorder,
                                                 controller_options);
     }
     if (const Budgets& b = budgets.budgets(budgets_changed); budgets_changed) {
       controller->set_budgets(b);
       if (alerts.recorder) alerts.recorder->set_budgets(b);
+      metrics.set_budgets(b);  // the cap gauges show the live caps, not the file's
     }
     if (refresh_spot && clock.now() >= next_spot_refresh) {
       next_spot_refresh = clock.now() + config.aws.spot_price_refresh_s;

@@ -25,6 +25,32 @@ void BudgetSync::problem(const std::string& object, const std::string& error) {
   if (on_problem_) on_problem_(object, error);
 }
 
+void BudgetSync::invalid(const std::string& key, const std::string& uid, const std::string& error) {
+  problem("Budget " + key, error);
+  invalid_.push_back({key, uid, error});
+}
+
+void BudgetSync::send_events() {
+  if (!on_event_) return;
+  for (const Invalid& i : invalid_) {
+    if (!evented_.emplace(i.key, i.error).second) continue;
+    const auto slash = i.key.find('/');
+    ObjectRef about;
+    about.kind = "Budget";
+    about.api_version = "fitscale.io/v1alpha1";
+    about.ns = slash == std::string::npos ? "" : i.key.substr(0, slash);
+    about.name = slash == std::string::npos ? i.key : i.key.substr(slash + 1);
+    about.uid = i.uid;
+    // The reader's errors name the object already ("Budget ns/name: spec.usdPerDay: ..."): on
+    // the object's own event that prefix says nothing.
+    const std::string prefix = "Budget " + i.key + ": ";
+    const std::string what =
+        i.error.rfind(prefix, 0) == 0 ? i.error.substr(prefix.size()) : i.error;
+    on_event_(about, "InvalidBudget",
+              what + "; the other Budgets and the config file's budgets still apply");
+  }
+}
+
 void BudgetSync::refresh() {
   const std::uint64_t g = store_.generation();
   if (have_generation_ && g == generation_) return;
@@ -32,13 +58,20 @@ void BudgetSync::refresh() {
   generation_ = g;
   objects_ = store_.objects();
   MergedBudgets merged = merge_budget_objects(base_, objects_);
-  for (const auto& b : store_.bad_objects()) problem("Budget " + b.key, b.error);
-  for (const auto& p : merged.problems) problem("Budget " + p.key, p.error);
+  invalid_.clear();
+  for (const auto& b : store_.bad_objects()) invalid(b.key, b.uid, b.error);
+  for (const auto& p : merged.problems) {
+    std::string uid;
+    for (const auto& o : objects_) {
+      if (o.key() == p.key) uid = o.uid;
+    }
+    invalid(p.key, uid, p.error);
+  }
   for (const auto& o : objects_) {
     if (!o.status_problem.empty()) {
-      problem("Budget " + o.key(), "status set aside (" + o.status_problem +
-                                       "): the namespace's spend starts from this leader's "
-                                       "ledger");
+      invalid(o.key(), o.uid,
+              "status set aside (" + o.status_problem +
+                  "): the namespace's spend starts from this leader's ledger");
     }
   }
   // namespace_objects point into objects_: kept together.
@@ -57,6 +90,7 @@ const Budgets& BudgetSync::budgets(bool& changed) {
 
 void BudgetSync::start_term() {
   refresh();
+  evented_.clear();  // a new leader tells again (Kubernetes aggregates the repeat)
   std::map<std::string, RecordedSpend, std::less<>> recorded;
   for (const BudgetObject* o : merged_.namespace_objects) {
     if (!o->status) continue;
@@ -97,6 +131,7 @@ BudgetStatus BudgetSync::status_for(const std::string& ns, const NamespaceSpend&
 
 void BudgetSync::write_statuses(Time now) {
   refresh();
+  send_events();
   if (merged_.namespace_objects.empty()) return;
   const auto spend = ledger_.spend(now);
   for (const BudgetObject* o : merged_.namespace_objects) {

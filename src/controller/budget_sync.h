@@ -27,6 +27,15 @@ class BudgetSync {
     on_problem_ = std::move(f);
   }
 
+  // A Budget that cannot be used as written (a field of the wrong type, a negative cap, an
+  // unknown field, a key its level may not set, a second Budget in a namespace, a status set
+  // aside) also gets a Warning Event on the object itself, where `kubectl describe budget`
+  // shows it: `reason` InvalidBudget, the message names the field. Told by write_statuses(),
+  // which only the leader calls, once per object and message in each leadership term.
+  using EventSink = std::function<void(const ObjectRef& about, const std::string& reason,
+                                       const std::string& message)>;
+  void on_event(EventSink f) { on_event_ = std::move(f); }
+
   bool ready() const { return store_.synced(); }
   // The budgets that apply now. Sets `changed` when they differ from the last call's.
   const Budgets& budgets(bool& changed);
@@ -49,12 +58,21 @@ class BudgetSync {
  private:
   void refresh();
   void problem(const std::string& object, const std::string& error);
+  // A problem with one object as written: logged (problem()) and kept for its event.
+  void invalid(const std::string& key, const std::string& uid, const std::string& error);
+  void send_events();
 
   BudgetStore& store_;
   Budgets base_;
   CarriedSpendLedger& ledger_;
   CarriedAlertLog* alerts_;
   std::function<void(const std::string&, const std::string&)> on_problem_;
+  EventSink on_event_;
+  struct Invalid {
+    std::string key, uid, error;
+  };
+  std::vector<Invalid> invalid_;                           // as of the last refresh
+  std::set<std::pair<std::string, std::string>> evented_;  // (key, error), this term
   bool have_generation_ = false;
   std::uint64_t generation_ = 0;
   std::vector<BudgetObject> objects_;

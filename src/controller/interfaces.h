@@ -64,11 +64,12 @@ enum class EvictOutcome { Evicted, BlockedByBudget /* HTTP 429 */, NotFound, Fai
 // object (the Kubernetes view's informer cache) fills them in, so `kubectl describe`, which
 // selects events by involvedObject.uid, finds them.
 struct ObjectRef {
-  std::string kind;  // "Pod" or "Node"
+  std::string kind;  // "Pod", "Node", "Budget"
   std::string ns;    // empty for nodes
   std::string name;
   std::string uid;
   std::string resource_version;
+  std::string api_version = {};  // empty: "v1" (a custom resource's: "fitscale.io/v1alpha1")
 };
 
 // An in-process cluster's own nodes and pods, lent instead of copied: copying every Node and Pod

@@ -18,7 +18,9 @@ std::string cut(const std::string& text, std::size_t limit) {
 }
 
 json involved_object(const ObjectRef& o) {
-  json j = {{"apiVersion", "v1"}, {"kind", o.kind}, {"name", o.name}};
+  json j = {{"apiVersion", o.api_version.empty() ? "v1" : o.api_version},
+            {"kind", o.kind},
+            {"name", o.name}};
   if (!o.ns.empty()) j["namespace"] = o.ns;
   if (!o.uid.empty()) j["uid"] = o.uid;
   if (!o.resource_version.empty()) j["resourceVersion"] = o.resource_version;

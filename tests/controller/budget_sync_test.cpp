@@ -98,6 +98,45 @@ TEST(BudgetSync, BadObjectsAreReportedOnceByNameAndTheOthersApply) {
   EXPECT_EQ(f.problems[0].first, "Budget other/caps");
 }
 
+// A bad Budget gets a Warning Event on itself naming the field, from the leader's after-loop
+// write, once per term; the good one applies.
+TEST(BudgetSync, BadObjectsGetAnInvalidBudgetEventOnThemselvesOncePerTerm) {
+  Fixture f;
+  std::vector<std::pair<ObjectRef, std::string>> events;
+  f.sync.on_event([&](const ObjectRef& about, const std::string& reason, const std::string& m) {
+    EXPECT_EQ(reason, "InvalidBudget");
+    events.emplace_back(about, m);
+  });
+  BudgetObject dup = team_budget(30);
+  dup.name = "more";
+  dup.uid = "u-3";
+  f.store.set(
+      {team_budget(10), dup},
+      {BadObject{"other/caps", "Budget other/caps: spec.usdPerDay: must be a number", "u-2", "7"}});
+  bool changed = false;
+  EXPECT_EQ(f.sync.budgets(changed).for_namespace("team").usd_per_day, 10.0);
+  EXPECT_TRUE(events.empty());  // only the leader's write_statuses tells
+  f.sync.write_statuses(kMidnight);
+  ASSERT_EQ(events.size(), 2u);
+  EXPECT_EQ(events[0].first.kind, "Budget");
+  EXPECT_EQ(events[0].first.api_version, "fitscale.io/v1alpha1");
+  EXPECT_EQ(events[0].first.ns, "other");
+  EXPECT_EQ(events[0].first.name, "caps");
+  EXPECT_EQ(events[0].first.uid, "u-2");
+  EXPECT_EQ(events[0].second,
+            "spec.usdPerDay: must be a number; the other Budgets and the config file's budgets "
+            "still apply");
+  EXPECT_EQ(events[1].first.name, "more");
+  EXPECT_EQ(events[1].first.uid, "u-3");
+  EXPECT_NE(events[1].second.find("already has Budget caps"), std::string::npos)
+      << events[1].second;
+  f.sync.write_statuses(kMidnight + 10);
+  EXPECT_EQ(events.size(), 2u);
+  f.sync.start_term();  // a new leader tells again
+  f.sync.write_statuses(kMidnight + 20);
+  EXPECT_EQ(events.size(), 4u);
+}
+
 TEST(BudgetSync, StatusHoldsSpendAndAlertsAndIsWrittenWhenItChanges) {
   Fixture f;
   f.store.set({team_budget(10)});
