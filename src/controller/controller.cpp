@@ -14,6 +14,7 @@
 #include "controller/snapshot_builder.h"
 #include "model/error.h"
 #include "model/money.h"
+#include "planner/scale_down.h"
 
 namespace fitscale {
 
@@ -725,7 +726,10 @@ Time Controller::next_timer(const Snapshot& snapshot, const Policy& policy, Time
     if (t >= now) next = std::min(next, std::max(t, now + 1));
   };
   for (const auto& n : snapshot.nodes) {
-    if (n.empty_since) consider(*n.empty_since + policy.empty_ttl_s);
+    if (n.empty_since) {
+      if (const auto ttl = planner::empty_after(n, catalog_, policy))
+        consider(*n.empty_since + *ttl);
+    }
     if (n.managed && n.state == NodeState::InFlight)
       consider(n.launched_at + policy.register_timeout_s);
     if (n.managed && n.state == NodeState::Registered && n.not_ready_since)

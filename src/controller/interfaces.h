@@ -173,6 +173,8 @@ struct LaunchRequest {
   // and its pool's (docs/pools.md).
   Labels node_labels;
   std::vector<Taint> node_taints;
+  // The pool's template.launchTemplate (docs/pools.md); empty: the provider's own.
+  std::string launch_template_name, launch_template_id, launch_template_version;
   std::string client_token;  // idempotency: a retried request never launches twice
   Micros price_micros_per_hour = 0;
   // Defence in depth: the most this launch may add per hour under the budgets' $/h caps (what

@@ -13,6 +13,9 @@ void set_node_labels_and_taints(const Catalog& catalog, const LaunchDecision& d,
   if (o.pool_index < catalog.pools.size()) {
     const Pool& p = catalog.pools[o.pool_index];
     req.node_taints.insert(req.node_taints.end(), p.startup_taints.begin(), p.startup_taints.end());
+    req.launch_template_name = p.aws.launch_template_name;
+    req.launch_template_id = p.aws.launch_template_id;
+    req.launch_template_version = p.aws.launch_template_version;
   }
 }
 

@@ -246,54 +246,76 @@ Catalog build_catalog(std::vector<InstanceType> types, const CatalogOptions& opt
     if (!t.gpu_model.empty()) models.insert(t.gpu_model);
   }
   c.gpu_models.assign(models.begin(), models.end());
-  c.pools = options.pools.empty() ? std::vector<Pool>{default_pool(options.pool)} : options.pools;
-  for (Pool& p : c.pools) {
-    for (Requirement& r : p.requirements) r = canonical_requirement(std::move(r), c.gpu_models);
-  }
   std::vector<Resources> alloc;
   alloc.reserve(c.types.size());
   for (const InstanceType& t : c.types) alloc.push_back(allocatable(t, options.allocatable));
-  for (std::uint32_t pi = 0; pi < c.pools.size(); ++pi) {
-    const Pool& pool = c.pools[pi];
-    for (std::uint32_t i = 0; i < c.types.size(); ++i) {
-      const InstanceType& t = c.types[i];
-      const std::vector<Taint> taints = node_taints(pool, t);
-      for (const std::string& zone : options.zones) {
-        auto add = [&](CapacityType ct, double usd) {
-          Offering o;
-          o.type_index = i;
-          o.instance_type = t.name;
-          o.zone = zone;
-          o.capacity_type = ct;
-          o.allocatable = alloc[i];
-          o.usd_per_hour = usd;
-          o.micros_per_hour = dollars_to_micros(usd);
-          o.labels.emplace(label::kInstanceType, t.name);
-          o.labels.emplace(label::kZone, zone);
-          o.labels.emplace(label::kRegion, options.region);
-          o.labels.emplace(label::kArch, t.arch);
-          o.labels.emplace(label::kOs, "linux");
-          o.labels.emplace(label::kCapacityType, to_string(ct));
-          o.labels.emplace(label::kPool, pool.name);
-          // Only GPU types carry the model, so DoesNotExist on it selects CPU-only nodes.
-          if (!t.gpu_model.empty()) o.labels.emplace(label::kGpuModel, t.gpu_model);
-          add_type_labels(t, o.labels);
-          // The pool's own labels never override what the offering is.
-          for (const auto& [k, v] : pool.labels) o.labels.emplace(k, v);
-          if (!pool_admits(pool, o.labels)) return;
-          o.pool_index = pi;
-          o.taints = taints;
-          c.offerings.push_back(std::move(o));
-        };
-        add(CapacityType::OnDemand, t.on_demand_usd_per_hour);
-        if (t.spot_usd_per_hour) add(CapacityType::Spot, *t.spot_usd_per_hour);
-      }
+  // Every offering once, through no pool; with_pools makes each pool's from them.
+  for (std::uint32_t i = 0; i < c.types.size(); ++i) {
+    const InstanceType& t = c.types[i];
+    for (const std::string& zone : options.zones) {
+      auto add = [&](CapacityType ct, double usd) {
+        Offering o;
+        o.type_index = i;
+        o.instance_type = t.name;
+        o.zone = zone;
+        o.capacity_type = ct;
+        o.allocatable = alloc[i];
+        o.usd_per_hour = usd;
+        o.micros_per_hour = dollars_to_micros(usd);
+        o.labels.emplace(label::kInstanceType, t.name);
+        o.labels.emplace(label::kZone, zone);
+        o.labels.emplace(label::kRegion, options.region);
+        o.labels.emplace(label::kArch, t.arch);
+        o.labels.emplace(label::kOs, "linux");
+        o.labels.emplace(label::kCapacityType, to_string(ct));
+        // Only GPU types carry the model, so DoesNotExist on it selects CPU-only nodes.
+        if (!t.gpu_model.empty()) o.labels.emplace(label::kGpuModel, t.gpu_model);
+        add_type_labels(t, o.labels);
+        c.offerings.push_back(std::move(o));
+      };
+      add(CapacityType::OnDemand, t.on_demand_usd_per_hour);
+      if (t.spot_usd_per_hour) add(CapacityType::Spot, *t.spot_usd_per_hour);
     }
   }
   c.types_by_name.resize(c.types.size());
   for (std::uint32_t i = 0; i < c.types.size(); ++i) c.types_by_name[i] = i;
   std::sort(c.types_by_name.begin(), c.types_by_name.end(),
             [&](std::uint32_t a, std::uint32_t b) { return c.types[a].name < c.types[b].name; });
+  return with_pools(
+      c, options.pools.empty() ? std::vector<Pool>{default_pool(options.pool)} : options.pools);
+}
+
+Catalog with_pools(const Catalog& all, std::vector<Pool> pools) {
+  Catalog c;
+  c.types = all.types;
+  c.gpu_models = all.gpu_models;
+  c.types_by_name = all.types_by_name;
+  c.pools = std::move(pools);
+  for (Pool& p : c.pools) {
+    for (Requirement& r : p.requirements) r = canonical_requirement(std::move(r), c.gpu_models);
+  }
+  for (std::uint32_t pi = 0; pi < c.pools.size(); ++pi) {
+    const Pool& pool = c.pools[pi];
+    for (const Offering& base : all.offerings) {
+      const InstanceType& t = c.types[base.type_index];
+      Offering o = base;
+      o.labels.erase(std::string(label::kPool));
+      o.labels.emplace(label::kPool, pool.name);
+      // The pool's own labels never override what the offering is.
+      for (const auto& [k, v] : pool.labels) o.labels.emplace(k, v);
+      if (!pool.provider.empty()) {
+        const auto provider = o.labels.find(label::kProvider);
+        // An offering that names no provider is the one provider the run has.
+        if (provider != o.labels.end() && provider->second != pool.provider) continue;
+      }
+      if (!pool_admits(pool, o.labels)) continue;
+      o.pool_index = pi;
+      o.taints = node_taints(pool, t);
+      // kubelet maxPods caps what the packer puts on one node of the pool.
+      if (pool.max_pods && o.allocatable.pods > *pool.max_pods) o.allocatable.pods = *pool.max_pods;
+      c.offerings.push_back(std::move(o));
+    }
+  }
   return c;
 }
 

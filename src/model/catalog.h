@@ -48,6 +48,10 @@ inline constexpr double kMaxCatalogUsdPerHour = 100'000;
 // spot_usd_per_hour: ...").
 std::vector<InstanceType> parse_catalog_csv(std::string_view text, std::string_view source);
 Catalog build_catalog(std::vector<InstanceType> types, const CatalogOptions& options);
+// The offerings of `all` (a catalog of one pool without requirements) made again for `pools`:
+// what build_catalog does for its pools, for pools that change while fitscale runs (Pool
+// objects) without asking the cloud for its offerings again.
+Catalog with_pools(const Catalog& all, std::vector<Pool> pools);
 // The copy of ../shared/data/aws-us-east-1.csv embedded in the binary.
 std::string_view default_catalog_csv();
 

@@ -4,6 +4,7 @@
 // and its limits. Karpenter's NodePool is the model: requirements with the node-selector
 // operators, weight higher first, limits on the capacity of the pool's nodes.
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -12,6 +13,7 @@
 #include "model/labels.h"
 #include "model/offering.h"
 #include "model/taint.h"
+#include "model/time.h"
 
 namespace fitscale {
 
@@ -43,6 +45,36 @@ struct PoolLimits {
   std::optional<std::int64_t> nodes;
   std::optional<double> usd_per_hour;
   bool any() const { return cpu_milli || memory_bytes || gpus || nodes || usd_per_hour; }
+  bool operator==(const PoolLimits&) const = default;
+};
+
+// Where and how the pool's nodes are launched on AWS (Karpenter's EC2NodeClass is the model).
+// Only launchTemplate reaches the AWS provider today; the rest is read, checked and shown by
+// `fitscale validate`, and refused by nothing (docs/pools.md, "Provider template").
+struct AwsSelectorTerm {
+  std::map<std::string, std::string> tags;  // every tag must match ("*" = any value)
+  std::string id;                           // or one resource id
+  bool operator==(const AwsSelectorTerm&) const = default;
+};
+struct AwsPoolTemplate {
+  std::string launch_template_name;
+  std::string launch_template_id;
+  std::string launch_template_version;  // empty = $Default
+  std::string ami_ssm_parameter;        // "/aws/service/eks/optimized-ami/.../image_id"
+  std::vector<AwsSelectorTerm> subnet_selector_terms;
+  std::vector<AwsSelectorTerm> security_group_selector_terms;
+  std::map<std::string, std::string> tags;  // added to the instances
+  bool has_launch_template() const {
+    return !launch_template_name.empty() || !launch_template_id.empty();
+  }
+  bool operator==(const AwsPoolTemplate&) const = default;
+};
+
+// When the pool's empty nodes go (Karpenter's consolidationPolicy WhenEmpty + consolidateAfter).
+struct PoolScaleDown {
+  bool when_empty = true;              // false: its empty nodes are kept (a warm pool)
+  std::optional<Seconds> empty_after;  // nullopt: the config's scaleDown.emptyAfter
+  bool operator==(const PoolScaleDown&) const = default;
 };
 
 struct Pool {
@@ -55,6 +87,13 @@ struct Pool {
   std::vector<Taint> gpu_taints;      // on its nodes with GPUs only
   std::vector<Taint> startup_taints;  // on its nodes at creation; pods need not tolerate them
   PoolLimits limits;
+  std::string provider;                  // "" = any provider; "aws", "sim", ...
+  AwsPoolTemplate aws;                   // template: (provider aws or any)
+  std::optional<std::int64_t> max_pods;  // kubelet.maxPods: caps pods per node in packing
+  PoolScaleDown scale_down;
+  // Nodes never expire (expireAfter: Never, the only value): a week-long training job is never
+  // ended to renew its node.
+  bool operator==(const Pool&) const = default;
 };
 
 // The pool fitscale uses when none is configured (docs/pools.md, "The default pool"): amd64

@@ -5,11 +5,13 @@
 #include <algorithm>
 #include <charconv>
 #include <cmath>
+#include <map>
 #include <set>
 
 #include "model/error.h"
 #include "model/money.h"
 #include "model/quantity.h"
+#include "model/time.h"
 
 namespace fitscale {
 namespace {
@@ -161,17 +163,88 @@ class PoolReader {
     return out;
   }
 
+  std::map<std::string, std::string> string_map(const YAML::Node& n,
+                                                const std::string& path) const {
+    if (!n.IsMap()) fail(n, path, "must be a map, got " + shown(n));
+    std::map<std::string, std::string> out;
+    for (const auto& kv : n) {
+      const std::string key = string(kv.first, path, false);
+      out[key] = string(kv.second, path + "." + key, true);
+    }
+    return out;
+  }
+
+  // Karpenter's subnetSelectorTerms / securityGroupSelectorTerms: each term has tags or an id.
+  std::vector<AwsSelectorTerm> selector_terms(const YAML::Node& n, const std::string& path) const {
+    if (!n.IsSequence()) fail(n, path, "must be a list, got " + shown(n));
+    std::vector<AwsSelectorTerm> out;
+    for (std::size_t i = 0; i < n.size(); ++i) {
+      const std::string p = path + "[" + std::to_string(i) + "]";
+      expect_map(n[i], p, {"tags", "id"});
+      AwsSelectorTerm t;
+      if (const YAML::Node v = n[i]["tags"]) t.tags = string_map(v, p + ".tags");
+      if (const YAML::Node v = n[i]["id"]) t.id = string(v, p + ".id", false);
+      if (t.tags.empty() == t.id.empty()) fail(n[i], p, "needs either tags or id (not both)");
+      out.push_back(std::move(t));
+    }
+    return out;
+  }
+
+  Seconds duration(const YAML::Node& n, const std::string& path) const {
+    if (!n.IsScalar()) fail(n, path, "must be a duration (\"5m\", \"1h30m\"), got " + shown(n));
+    Seconds s = 0;
+    try {
+      s = parse_duration(n.Scalar());
+    } catch (const InputError& e) {
+      fail(n, path, e.what());
+    }
+    if (s < 0 || s > 366LL * 86400) fail(n, path, "must be from 0s to 8784h, got " + shown(n));
+    return s;
+  }
+
+  AwsPoolTemplate aws_template(const YAML::Node& n, const std::string& path) const {
+    expect_map(n, path,
+               {"launchTemplate", "amiSSMParameter", "subnetSelectorTerms",
+                "securityGroupSelectorTerms", "tags"});
+    AwsPoolTemplate t;
+    if (const YAML::Node lt = n["launchTemplate"]) {
+      const std::string lp = path + ".launchTemplate";
+      expect_map(lt, lp, {"name", "id", "version"});
+      if (lt["name"]) t.launch_template_name = string(lt["name"], lp + ".name", false);
+      if (lt["id"]) t.launch_template_id = string(lt["id"], lp + ".id", false);
+      if (lt["version"]) t.launch_template_version = string(lt["version"], lp + ".version", false);
+      if (t.launch_template_name.empty() == t.launch_template_id.empty())
+        fail(lt, lp, "needs either name or id (not both)");
+    }
+    if (const YAML::Node v = n["amiSSMParameter"]) {
+      t.ami_ssm_parameter = string(v, path + ".amiSSMParameter", false);
+      if (t.ami_ssm_parameter.front() != '/')
+        fail(v, path + ".amiSSMParameter",
+             "must be an SSM parameter path starting with '/', got " + shown(v));
+    }
+    if (const YAML::Node v = n["subnetSelectorTerms"])
+      t.subnet_selector_terms = selector_terms(v, path + ".subnetSelectorTerms");
+    if (const YAML::Node v = n["securityGroupSelectorTerms"])
+      t.security_group_selector_terms = selector_terms(v, path + ".securityGroupSelectorTerms");
+    if (const YAML::Node v = n["tags"]) t.tags = string_map(v, path + ".tags");
+    return t;
+  }
+
  private:
   const std::string& source_;
 };
 
-bool is_dns_label(std::string_view s) {
+}  // namespace
+
+bool is_pool_name(std::string_view s) {
   if (s.empty() || s.size() > 63) return false;
   for (char c : s) {
     if (!((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-')) return false;
   }
   return s.front() != '-' && s.back() != '-';
 }
+
+namespace {
 
 std::string money(double usd) { return format_usd(usd); }
 
@@ -185,7 +258,7 @@ Pool read_pool_spec(const YAML::Node& n, const std::string& source, const std::s
   if (n.IsNull()) return p;
   r.expect_map(n, path,
                {"name", "weight", "requirements", "labels", "taints", "gpuTaints", "startupTaints",
-                "limits"});
+                "limits", "provider", "template", "kubelet", "scaleDown", "expireAfter"});
   if (const YAML::Node v = n["weight"]) p.weight = r.integer(v, path + ".weight", 0, 100);
   if (const YAML::Node v = n["requirements"]) {
     if (!v.IsSequence()) r.fail(v, path + ".requirements", "must be a list, got " + r.shown(v));
@@ -216,6 +289,42 @@ Pool read_pool_spec(const YAML::Node& n, const std::string& source, const std::s
     if (const YAML::Node v = l["nodes"]) p.limits.nodes = r.integer(v, lp + ".nodes", 0, 1'000'000);
     if (const YAML::Node v = l["usdPerHour"]) p.limits.usd_per_hour = r.usd(v, lp + ".usdPerHour");
   }
+  if (const YAML::Node v = n["provider"]) {
+    p.provider = r.string(v, path + ".provider", false);
+    static constexpr std::string_view kProviders[] = {"aws", "sim"};
+    if (std::find(std::begin(kProviders), std::end(kProviders), p.provider) == std::end(kProviders))
+      r.fail(v, path + ".provider", "must be aws or sim, got " + r.shown(v));
+  }
+  if (const YAML::Node v = n["template"]) {
+    if (p.provider == "sim")
+      r.fail(v, path + ".template", "is for provider aws; provider sim takes none");
+    p.aws = r.aws_template(v, path + ".template");
+  }
+  if (const YAML::Node k = n["kubelet"]) {
+    r.expect_map(k, path + ".kubelet", {"maxPods"});
+    if (const YAML::Node v = k["maxPods"])
+      p.max_pods = r.integer(v, path + ".kubelet.maxPods", 1, 100000);
+  }
+  if (const YAML::Node sd = n["scaleDown"]) {
+    const std::string sp = path + ".scaleDown";
+    r.expect_map(sd, sp, {"whenEmpty", "after"});
+    if (const YAML::Node v = sd["whenEmpty"]) {
+      const std::string b = r.string(v, sp + ".whenEmpty", false);
+      if (b != "true" && b != "false")
+        r.fail(v, sp + ".whenEmpty", "must be true or false, got " + r.shown(v));
+      p.scale_down.when_empty = b == "true";
+    }
+    if (const YAML::Node v = sd["after"]) p.scale_down.empty_after = r.duration(v, sp + ".after");
+  }
+  if (const YAML::Node v = n["expireAfter"]) {
+    // Karpenter's default is 720h; a node fitscale launched for a week-long job must not be
+    // ended under it, and fitscale has no expiry at all: only Never is accepted.
+    if (r.string(v, path + ".expireAfter", false) != "Never")
+      r.fail(v, path + ".expireAfter",
+             "must be Never (fitscale never expires nodes: a running job is never ended to "
+             "renew its node), got " +
+                 r.shown(v));
+  }
   return p;
 }
 
@@ -229,7 +338,7 @@ std::vector<Pool> read_pools(const YAML::Node& n, const std::string& source) {
     if (!p.IsMap()) r.fail(p, path, "must be a map, got " + r.shown(p));
     if (!p["name"]) r.fail(p, path, "missing \"name\"");
     const std::string name = r.string(p["name"], path + ".name", false);
-    if (!is_dns_label(name))
+    if (!is_pool_name(name))
       r.fail(p["name"], path + ".name",
              "must be a DNS label (lower case letters, digits, '-'), got \"" + name + "\"");
     if (std::any_of(out.begin(), out.end(), [&](const Pool& q) { return q.name == name; }))
@@ -267,6 +376,20 @@ std::string describe(const Pool& p) {
     if (p.limits.nodes) s += " nodes " + std::to_string(*p.limits.nodes);
     if (p.limits.usd_per_hour) s += " usdPerHour " + money(*p.limits.usd_per_hour);
   }
+  if (!p.provider.empty()) s += "; provider " + p.provider;
+  if (p.aws.has_launch_template()) {
+    s += "; launchTemplate " +
+         (p.aws.launch_template_id.empty() ? p.aws.launch_template_name : p.aws.launch_template_id);
+  }
+  if (!p.aws.ami_ssm_parameter.empty())
+    s += "; amiSSMParameter " + p.aws.ami_ssm_parameter + " (not read yet)";
+  if (!p.aws.subnet_selector_terms.empty() || !p.aws.security_group_selector_terms.empty())
+    s += "; subnet/security group selectors (not applied yet)";
+  if (p.max_pods) s += "; maxPods " + std::to_string(*p.max_pods);
+  if (!p.scale_down.when_empty)
+    s += "; empty nodes kept";
+  else if (p.scale_down.empty_after)
+    s += "; empty nodes removed after " + format_duration(*p.scale_down.empty_after);
   return s;
 }
 

@@ -85,8 +85,8 @@ class Planner {
       return *existing_;
     };
     planner::ScaleDown down = planner::choose_removals(
-        s_, policy_, now_, existing_ ? existing_->used_nodes() : std::vector<std::string_view>{},
-        room);
+        s_, catalog_, policy_, now_,
+        existing_ ? existing_->used_nodes() : std::vector<std::string_view>{}, room);
     out_.remove = std::move(down.remove);
     out_.keep = std::move(down.keep);
     return std::move(out_);

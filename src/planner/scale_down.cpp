@@ -13,7 +13,7 @@ enum class Cause { None, Interrupted, Draining, NotReady, NeverRegistered, Empty
 
 Time launched_at(const Node& n) { return n.launched_at != 0 ? n.launched_at : n.created; }
 
-Cause cause_of(const Node& n, const Policy& policy, Time now) {
+Cause cause_of(const Node& n, const Catalog& catalog, const Policy& policy, Time now) {
   if (!n.managed) return Cause::None;
   if (n.interruption_notice) return Cause::Interrupted;
   // A drain fitscale started and has not finished: propose it again so the controller goes on.
@@ -30,9 +30,11 @@ Cause cause_of(const Node& n, const Policy& policy, Time now) {
     return Cause::NeverRegistered;
   // A node launched for a burst may sit empty for a while before kube-scheduler reaches the
   // pods it was launched for: not removed as empty until scaleDown.delayAfterLaunch has passed.
-  if (n.state == NodeState::Ready && n.empty_since && now - *n.empty_since > policy.empty_ttl_s &&
-      now - launched_at(n) >= policy.delay_after_launch_s)
-    return Cause::EmptyTooLong;
+  if (n.state == NodeState::Ready && n.empty_since &&
+      now - launched_at(n) >= policy.delay_after_launch_s) {
+    const std::optional<Seconds> ttl = empty_after(n, catalog, policy);
+    if (ttl && now - *n.empty_since > *ttl) return Cause::EmptyTooLong;
+  }
   return Cause::None;
 }
 
@@ -73,8 +75,16 @@ RemoveDecision decision_for(const Node& n, Cause cause, const Policy& policy, Ti
 
 }  // namespace
 
-ScaleDown choose_removals(const Snapshot& snapshot, const Policy& policy, Time now,
-                          const std::vector<std::string_view>& nodes_receiving_pods,
+std::optional<Seconds> empty_after(const Node& node, const Catalog& catalog, const Policy& policy) {
+  const auto pool = node.labels.find(label::kPool);
+  const Pool* p = pool == node.labels.end() ? nullptr : catalog.find_pool(pool->second);
+  if (p == nullptr) return policy.empty_ttl_s;
+  if (!p->scale_down.when_empty) return std::nullopt;
+  return p->scale_down.empty_after.value_or(policy.empty_ttl_s);
+}
+
+ScaleDown choose_removals(const Snapshot& snapshot, const Catalog& catalog, const Policy& policy,
+                          Time now, const std::vector<std::string_view>& nodes_receiving_pods,
                           const std::function<ExistingCapacity&()>& room) {
   ScaleDown out;
   // Which nodes have a reason to go is decided from the node's own fields first, and on most
@@ -87,7 +97,7 @@ ScaleDown choose_removals(const Snapshot& snapshot, const Policy& policy, Time n
   };
   std::vector<Candidate> candidates;
   for (const Node& n : snapshot.nodes) {
-    const Cause cause = cause_of(n, policy, now);
+    const Cause cause = cause_of(n, catalog, policy, now);
     if (cause == Cause::None) continue;
     if (std::binary_search(nodes_receiving_pods.begin(), nodes_receiving_pods.end(),
                            std::string_view(n.name)))

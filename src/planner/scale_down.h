@@ -4,6 +4,7 @@
 // one this plan just placed a pending pod on (`nodes_receiving_pods`, sorted), and never one
 // whose evictable service pods fit on no other existing node: those it keeps, and says why.
 #include <functional>
+#include <optional>
 #include <string_view>
 #include <vector>
 
@@ -17,10 +18,15 @@ struct ScaleDown {
   std::vector<KeepDecision> keep;
 };
 
+// How long a node may sit empty before it goes: its pool's scaleDown.after, else the policy's
+// emptyAfter; nullopt when its pool keeps empty nodes (scaleDown.whenEmpty: false). A node of a
+// pool no longer configured goes by the policy's.
+std::optional<Seconds> empty_after(const Node& node, const Catalog& catalog, const Policy& policy);
+
 // `room` gives the existing capacity left after this plan's placements; it is called only
 // when a node with evictable pods is a candidate (most plans never build it).
-ScaleDown choose_removals(const Snapshot& snapshot, const Policy& policy, Time now,
-                          const std::vector<std::string_view>& nodes_receiving_pods,
+ScaleDown choose_removals(const Snapshot& snapshot, const Catalog& catalog, const Policy& policy,
+                          Time now, const std::vector<std::string_view>& nodes_receiving_pods,
                           const std::function<ExistingCapacity&()>& room);
 
 }  // namespace fitscale::planner

@@ -336,3 +336,41 @@ TEST(Pending, ANominatedPodTakesItsNodesRoom) {
 
 }  // namespace
 }  // namespace fitscale
+
+namespace fitscale {
+namespace {
+
+// Issue 15 item 2: a pool's scaleDown policy decides when its empty nodes go.
+TEST(ScaleDown, APoolsScaleDownPolicyDecidesWhenItsEmptyNodesGo) {
+  Catalog c = testing::make_catalog({{"m5.xlarge", 4000, 16 * testing::kGi, 0, 0.05, 0.192}});
+  Pool slow;
+  slow.name = "slow";
+  slow.scale_down.empty_after = 600;
+  Pool warm;
+  warm.name = "warm";
+  warm.scale_down.when_empty = false;
+  c.pools = {slow, warm};
+  Snapshot s;
+  for (const char* pool : {"slow", "warm", "gone"}) {
+    Node n = testing::make_node(std::string("n-") + pool, 4000, 16 * testing::kGi);
+    n.managed = true;
+    n.instance_id = std::string("i-") + pool;
+    n.labels["fitscale.io/pool"] = pool;
+    n.empty_since = 1000;
+    s.nodes.push_back(n);
+  }
+  Policy pol;
+  pol.empty_ttl_s = 60;
+  // 5 minutes empty: only the node of a pool no longer configured goes (the policy's 60 s).
+  Plan p = plan(s, c, pol, 1300);
+  ASSERT_EQ(p.remove.size(), 1u);
+  EXPECT_EQ(p.remove[0].node, "n-gone");
+  // 11 minutes: the slow pool's too; the warm pool keeps its empty node.
+  p = plan(s, c, pol, 1660);
+  std::vector<std::string> removed;
+  for (const auto& r : p.remove) removed.push_back(r.node);
+  EXPECT_EQ(removed, (std::vector<std::string>{"n-slow", "n-gone"}));
+}
+
+}  // namespace
+}  // namespace fitscale

@@ -22,19 +22,25 @@ std::string provider_id(const std::string& zone, const std::string& instance_id)
 }
 
 NameValues create_fleet_params(const LaunchRequest& r, const AwsProviderOptions& o) {
-  if (o.launch_template.id.empty() && o.launch_template.name.empty()) {
+  // The pool's template.launchTemplate wins over aws.launchTemplate of the config.
+  const bool pools_own = !r.launch_template_id.empty() || !r.launch_template_name.empty();
+  const LaunchTemplateRef template_ref =
+      pools_own ? LaunchTemplateRef{r.launch_template_name, r.launch_template_id,
+                                    r.launch_template_version}
+                : o.launch_template;
+  if (template_ref.id.empty() && template_ref.name.empty()) {
     throw InputError("aws.launchTemplate: name or id is required to launch instances (mode fleet)");
   }
   const bool spot = r.capacity_type == CapacityType::Spot;
   const std::string lt = "LaunchTemplateConfigs.1.";
   NameValues p = {{"Type", "instant"}};
-  if (!o.launch_template.id.empty()) {
-    p.emplace_back(lt + "LaunchTemplateSpecification.LaunchTemplateId", o.launch_template.id);
+  if (!template_ref.id.empty()) {
+    p.emplace_back(lt + "LaunchTemplateSpecification.LaunchTemplateId", template_ref.id);
   } else {
-    p.emplace_back(lt + "LaunchTemplateSpecification.LaunchTemplateName", o.launch_template.name);
+    p.emplace_back(lt + "LaunchTemplateSpecification.LaunchTemplateName", template_ref.name);
   }
   p.emplace_back(lt + "LaunchTemplateSpecification.Version",
-                 o.launch_template.version.empty() ? "$Default" : o.launch_template.version);
+                 template_ref.version.empty() ? "$Default" : template_ref.version);
   p.emplace_back(lt + "Overrides.1.InstanceType", r.instance_type);
   if (auto s = o.subnets.find(r.zone); s != o.subnets.end()) {
     p.emplace_back(lt + "Overrides.1.SubnetId", s->second);
