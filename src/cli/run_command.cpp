@@ -24,6 +24,7 @@
 #include "cli/commands.h"
 #include "cli/positive_seconds.h"
 #include "cli/run_budgets.h"
+#include "cli/run_pools.h"
 #include "cli/wall_clock.h"
 #include "cloud/aws/api_catalog.h"
 #include "cloud/aws/aws_stack.h"
@@ -353,6 +354,8 @@ int run(const RunFlags& f) {
 
   ProviderHandle provider = make_provider(f, kube, config, clock);
   // Offerings are re-priced in place (spot refresh): the controller's pointers into them stay.
+  // `all` has every offering through no pool; `catalog` the pools' (Pool objects may change them).
+  Catalog all;
   Catalog catalog;
   std::vector<std::string> spot_types;
   bool refresh_spot = false;
@@ -361,14 +364,18 @@ int run(const RunFlags& f) {
     const double started = clock.monotonic_seconds();
     aws::ApiCatalog api;
     try {
-      api = load_api_catalog(*provider.aws, price_table, config, clock.now());
+      Config open = config;
+      open.pools = RunPools::open_options({}).pools;
+      api = load_api_catalog(*provider.aws, price_table, open, clock.now());
     } catch (const aws::AwsError& e) {
       throw std::runtime_error(std::string("cannot read the instance catalog from the EC2 API: ") +
                                e.what());
     }
     const double seconds = clock.monotonic_seconds() - started;
     log_api_catalog(log, api, config, seconds);
-    catalog = std::move(api.catalog);
+    all = std::move(api.catalog);
+    catalog = with_pools(
+        all, config.pools.empty() ? std::vector<Pool>{default_pool(config.pool)} : config.pools);
     provider.aws->provider().set_prices(catalog);
     spot_types = spot_refresh_types(catalog, config);
     refresh_spot = config.aws.spot_price_refresh_s > 0 &&
@@ -399,6 +406,7 @@ int run(const RunFlags& f) {
       log.info("reading interruption notices", {{"queue", provider.aws->interruptions()->url()}});
     }
   } else {
+    all = build_catalog(price_table, RunPools::open_options(catalog_options_from_config(config)));
     catalog = build_catalog(price_table, catalog_options_from_config(config));
   }
   Time next_spot_refresh = clock.now() + config.aws.spot_price_refresh_s;
@@ -430,6 +438,8 @@ int run(const RunFlags& f) {
                      f.budgets_namespace.empty() ? f.lease_namespace : f.budgets_namespace);
   budgets.events_to(view);
   Ledger* ledger = &budgets.ledger();
+  // Pool objects: the pools from the cluster, their status written after every loop.
+  RunPools pools(kube, log, config, view, catalog);
   BudgetAlerts alerts = make_budget_alerts(config, &budgets.alert_log());
 
   ControllerOptions controller_options;
@@ -465,7 +475,7 @@ int run(const RunFlags& f) {
   view.events().set_outcome([events_total](const char* outcome) { events_total.inc({outcome}); });
   obs::Readiness readiness(interval_s, [&clock] { return clock.now(); });
   obs::LogRecorder log_recorder(log);
-  std::vector<Recorder*> targets{&log_recorder, &metrics, &readiness};
+  std::vector<Recorder*> targets{&log_recorder, &metrics, &readiness, &pools.usage_recorder()};
   if (alerts.recorder) {
     // Every loop, planned or not, from the ledger (a quiet cluster's spend still grows); a post
     // that fails is logged and counted, and retried with backoff.
@@ -502,6 +512,7 @@ int run(const RunFlags& f) {
                                       {"metrics", obs_server ? obs_server->url() : "off"}});
   view.start();
   budgets.start();
+  pools.start();
   if (elector) elector->start([&](bool leading) { readiness.set_leader(leading); });
 
   // A new leader starts from a fresh controller: what a previous term remembered (empty
@@ -527,11 +538,18 @@ int run(const RunFlags& f) {
     bool budgets_changed = false;
     if (!controller) {
       if (!budgets.ready()) continue;  // a new term starts from the Budgets' status, once read
+      if (!pools.ready()) continue;    // and plans with the Pool objects, once read
       budgets.start_term();
       controller_options.policy.budgets = budgets.budgets(budgets_changed);
       // That call took the change flag: what follows budgets that move must be told here too.
       metrics.set_budgets(controller_options.policy.budgets);
       if (alerts.recorder) alerts.recorder->set_budgets(controller_options.policy.budgets);
+      pools.update(all, catalog);
+      controller = std::make_unique<Controller>(nth_view, cloud, catalog, clock, ledger, recorder,
+                                                controller_options);
+    } else if (pools.update(all, catalog)) {
+      // The offerings changed under the controller: a fresh one plans on them (as a new term).
+      controller_options.policy.budgets = budgets.current();
       controller = std::make_unique<Controller>(nth_view, cloud, catalog, clock, ledger, recorder,
                                                 controller_options);
     }
@@ -546,6 +564,7 @@ int run(const RunFlags& f) {
         const auto prices =
             aws::fetch_spot_prices(provider.aws->ec2(), config.zones, spot_types, clock.now());
         const int changed = aws::apply_spot_prices(catalog, prices);
+        aws::apply_spot_prices(all, prices);
         provider.aws->provider().set_prices(catalog);
         log.info("spot prices refreshed",
                  {{"prices", std::to_string(prices.size())}, {"changed", std::to_string(changed)}});
@@ -556,6 +575,7 @@ int run(const RunFlags& f) {
     try {
       controller->reconcile();
       if (!f.dry_run) budgets.after_loop(clock.now());  // a dry run writes nothing
+      if (!f.dry_run) pools.after_loop();
     } catch (const std::exception& e) {
       // A cloud or API outage is retried next interval; the controller never acts on a view it
       // could not read.
@@ -567,6 +587,7 @@ int run(const RunFlags& f) {
            {{"signal", signals.signal() == SIGINT ? "SIGINT" : "SIGTERM"}});
   controller.reset();
   budgets.stop();
+  pools.stop();
   if (elector) elector->stop();  // releases the lease: a standby takes over at its next retry
   view.stop();
   if (obs_server) obs_server->stop();

@@ -1,5 +1,6 @@
-// `fitscale validate [--config FILE] [--budgets FILE]...`: reads the config exactly as every
-// other command does, and Budget manifests exactly as `fitscale run` reads Budget objects, and
+// `fitscale validate [--config FILE] [--budgets FILE]... [--pools FILE]...`: reads the config
+// exactly as every other command does, and Budget and Pool manifests exactly as `fitscale run`
+// reads Budget and Pool objects, and
 // says "FILE: ok" with the budgets that will apply, or the error naming file, line and key (exit
 // code 2). Every Budget of every file is checked: one bad object does not hide the next.
 #include <yaml-cpp/yaml.h>
@@ -9,6 +10,7 @@
 #include <vector>
 
 #include "cli/commands.h"
+#include "cli/pool_manifest_file.h"
 #include "model/budget_manifest.h"
 #include "model/catalog.h"
 #include "model/config.h"
@@ -131,16 +133,24 @@ void refuse_budget_as_config(const std::string& path) {
   }
 }
 
+Config with_pools_of(Config c, const std::vector<Pool>& pools) {
+  c.pools = pools;
+  return c;
+}
+
 // The pools that apply and how many offerings (type x zone x capacity type) each admits from
 // the catalog: a pool that admits none is almost surely a typo in its requirements.
-void print_pools(const Config& c, const std::string& catalog_path) {
+void print_pools(const Config& c, const std::string& catalog_path,
+                 const std::vector<Pool>& objects) {
   const std::string text = catalog_path.empty() ? std::string(default_catalog_csv())
                                                 : read_file_text(catalog_path, "catalog");
   const Catalog cat = build_catalog(
       parse_catalog_csv(text, catalog_path.empty() ? "embedded catalog" : catalog_path),
-      catalog_options_from_config(c));
-  std::printf("pools (%s):\n",
-              c.pools.empty() ? "the default pool: the file has no `pools` key" : "from the file");
+      catalog_options_from_config(objects.empty() ? c : with_pools_of(c, objects)));
+  std::printf("pools (%s):\n", !objects.empty()
+                                   ? "the Pool objects: when any exists, they are the pools"
+                               : c.pools.empty() ? "the default pool: the file has no `pools` key"
+                                                 : "from the file");
   for (std::uint32_t i = 0; i < cat.pools.size(); ++i) {
     std::size_t n = 0;
     for (const Offering& o : cat.offerings) n += o.pool_index == i ? 1 : 0;
@@ -153,16 +163,22 @@ void print_pools(const Config& c, const std::string& catalog_path) {
 
 Runner register_validate(CLI::App& app) {
   auto* cmd = app.add_subcommand(
-      "validate", "Check a config file and Budget manifests, and show the budgets that apply");
+      "validate",
+      "Check a config file, Budget and Pool manifests, and show the budgets and pools that apply");
   auto path = std::make_shared<std::string>();
   auto catalog = std::make_shared<std::string>();
   auto budget_files = std::make_shared<std::vector<std::string>>();
   auto own_ns = std::make_shared<std::string>("kube-system");
+  auto pool_files = std::make_shared<std::vector<std::string>>();
   cmd->add_option("--config", *path, "config file (YAML, docs/configuration.md)");
   cmd->add_option("--budgets", *budget_files,
                   "Budget manifest (YAML, kind Budget, docs/budgets.md); repeatable. The budgets "
                   "shown are the config's (or the safe defaults) with the Budgets on top, as "
                   "`fitscale run` applies them");
+  cmd->add_option("--pools", *pool_files,
+                  "Pool manifest (YAML, kind Pool, docs/pools.md); repeatable. The pools shown are "
+                  "the Pools' (as `fitscale run` applies them: when any Pool object exists, the "
+                  "objects are the pools)");
   cmd->add_option("--budgets-namespace", *own_ns,
                   "Namespace whose Budgets named cluster and default hold the cluster-wide and "
                   "default caps (as `fitscale run --budgets-namespace`)")
@@ -170,12 +186,13 @@ Runner register_validate(CLI::App& app) {
   cmd->add_option("--catalog", *catalog,
                   "the price catalog CSV it will run with (required for a region other than " +
                       std::string(kEmbeddedCatalogRegion) + ")");
-  return [path, catalog, budget_files, own_ns] {
-    if (path->empty() && budget_files->empty())
-      throw InputError("validate: give --config FILE, --budgets FILE, or both");
+  return [path, catalog, budget_files, own_ns, pool_files] {
+    if (path->empty() && budget_files->empty() && pool_files->empty())
+      throw InputError("validate: give --config FILE, --budgets FILE, --pools FILE, or several");
     Config c;
     if (!path->empty()) {
       refuse_budget_as_config(*path);
+      if (const std::string hint = manifest_hint(*path); !hint.empty()) throw InputError(hint);
       c = load_config_file(*path);  // InputError -> "fitscale: error: FILE:LINE: key: ..." exit 2
       require_catalog_for_region(c, !catalog->empty());
       std::printf("%s: ok\n", path->c_str());
@@ -189,6 +206,10 @@ Runner register_validate(CLI::App& app) {
         std::printf("%s: ok (%zu Budget object(s))\n", file.c_str(), read.size());
       for (auto& b : read) objects.push_back(std::move(b));
     }
+    const std::size_t before_pools = errors.size();
+    const std::vector<Pool> pool_objects = read_pool_files(*pool_files, errors);
+    if (errors.size() == before_pools && !pool_files->empty())
+      std::printf("pools: ok (%zu Pool object(s))\n", pool_objects.size());
     const MergedBudgets merged = merge_budget_objects(budgets_or_defaults(c), objects);
     for (const auto& p : merged.problems) errors.push_back("Budget " + p.key + ": " + p.error);
     if (!errors.empty()) {
@@ -199,10 +220,8 @@ Runner register_validate(CLI::App& app) {
     if (path->empty()) from = "safe defaults: no config file";
     if (!objects.empty()) from += ", with " + std::to_string(objects.size()) + " Budget object(s)";
     print_budgets(merged.budgets, from.c_str());
-    if (!path->empty()) {
-      print_summary(c);
-      print_pools(c, *catalog);
-    }
+    if (!path->empty()) print_summary(c);
+    if (!path->empty() || !pool_objects.empty()) print_pools(c, *catalog, pool_objects);
     return 0;
   };
 }

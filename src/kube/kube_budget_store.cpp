@@ -5,6 +5,7 @@
 #include <cmath>
 #include <nlohmann/json.hpp>
 
+#include "kube/json_yaml.h"
 #include "model/budget_manifest.h"
 #include "model/error.h"
 
@@ -14,36 +15,13 @@ namespace {
 
 using json = nlohmann::json;
 
-// The API's JSON as a YAML tree with no line marks, for the readers the config file uses
-// (errors then name the object, not a line of a text the user never saw).
-YAML::Node to_yaml(const json& j) {
-  switch (j.type()) {
-    case json::value_t::object: {
-      YAML::Node n(YAML::NodeType::Map);
-      for (const auto& [k, v] : j.items()) n[k] = to_yaml(v);
-      return n;
-    }
-    case json::value_t::array: {
-      YAML::Node n(YAML::NodeType::Sequence);
-      for (const auto& v : j) n.push_back(to_yaml(v));
-      return n;
-    }
-    case json::value_t::string:
-      return YAML::Node(j.get<std::string>());
-    case json::value_t::null:
-      return YAML::Node(YAML::NodeType::Null);
-    default:
-      return YAML::Node(j.dump());  // numbers and booleans as the API wrote them
-  }
-}
-
 std::string key_of(const json& item) {
   const auto& m = item.value("metadata", json::object());
   return m.value("namespace", std::string()) + "/" + m.value("name", std::string());
 }
 
 BudgetObject decode(const json& item, const std::string& own_ns) {
-  return read_budget_manifest(to_yaml(item), "", own_ns);
+  return read_budget_manifest(yaml_of_json(item), "", own_ns);
 }
 
 json usd(Micros m) { return std::round(static_cast<double>(m)) / 1e6; }

@@ -49,34 +49,44 @@ PoolCharge charge_of(const Catalog& catalog, const ClassPacker& packer, std::int
   return c;
 }
 
+PoolCharge charge_of(const Catalog& catalog, const Node& n) {
+  PoolCharge c;
+  if (const InstanceType* t = catalog.find_type(n.instance_type)) {
+    const Resources cap = t->capacity();
+    c.cpu_milli = cap.cpu_milli;
+    c.memory_bytes = cap.memory_bytes;
+    c.gpus = cap.gpus;
+  } else {
+    c.cpu_milli = n.allocatable.cpu_milli;
+    c.memory_bytes = n.allocatable.memory_bytes;
+    c.gpus = n.allocatable.gpus;
+  }
+  c.nodes = 1;
+  c.micros_per_hour = n.price_micros_per_hour;
+  return c;
+}
+
+std::map<std::string, PoolCharge, std::less<>> usage_by_pool(const std::vector<Node>& nodes,
+                                                             const Catalog& catalog) {
+  std::map<std::string, PoolCharge, std::less<>> out;
+  for (const Node& n : nodes) {
+    // Only nodes fitscale launched count: a node someone else made carries no price of ours.
+    if (!n.managed) continue;
+    const auto pool = n.labels.find(label::kPool);
+    if (pool == n.labels.end()) continue;
+    out[pool->second] += charge_of(catalog, n);
+  }
+  return out;
+}
+
 PoolBook::PoolBook(const Snapshot& snapshot, const Catalog& catalog)
     : catalog_(catalog), used_(catalog.pools.size()) {
   limited_ = std::any_of(catalog.pools.begin(), catalog.pools.end(),
                          [](const Pool& p) { return p.limits.any(); });
   if (!limited_) return;
-  for (const Node& n : snapshot.nodes) {
-    // Only nodes fitscale launched count: a node someone else made carries no price of ours.
-    if (!n.managed) continue;
-    const auto pool = n.labels.find(label::kPool);
-    if (pool == n.labels.end()) continue;
-    for (std::uint32_t i = 0; i < catalog.pools.size(); ++i) {
-      if (catalog.pools[i].name != pool->second) continue;
-      PoolCharge c;
-      if (const InstanceType* t = catalog.find_type(n.instance_type)) {
-        const Resources cap = t->capacity();
-        c.cpu_milli = cap.cpu_milli;
-        c.memory_bytes = cap.memory_bytes;
-        c.gpus = cap.gpus;
-      } else {
-        c.cpu_milli = n.allocatable.cpu_milli;
-        c.memory_bytes = n.allocatable.memory_bytes;
-        c.gpus = n.allocatable.gpus;
-      }
-      c.nodes = 1;
-      c.micros_per_hour = n.price_micros_per_hour;
-      used_[i] += c;
-      break;
-    }
+  const auto usage = usage_by_pool(snapshot.nodes, catalog);
+  for (std::uint32_t i = 0; i < catalog.pools.size(); ++i) {
+    if (const auto u = usage.find(catalog.pools[i].name); u != usage.end()) used_[i] = u->second;
   }
 }
 

@@ -4,6 +4,7 @@
 // their fitscale.io/pool label) and is charged job by job as the planner admits them, so a job's
 // new nodes in a pool are all within its limits or the job goes to the next pool.
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -31,6 +32,13 @@ PoolCharge charge_of(const Catalog& catalog, std::uint32_t offering, std::int64_
 PoolCharge charge_of(const Catalog& catalog, const std::vector<NewNodes>& groups);
 // The packer's new nodes for n pods.
 PoolCharge charge_of(const Catalog& catalog, const ClassPacker& packer, std::int64_t n);
+
+// What one node fitscale launched counts against its pool (its type's capacity, its price).
+PoolCharge charge_of(const Catalog& catalog, const Node& node);
+// What the nodes fitscale launched add up to, by their fitscale.io/pool label (also pools no
+// longer configured): the limits' "in use" and a Pool object's status.
+std::map<std::string, PoolCharge, std::less<>> usage_by_pool(const std::vector<Node>& nodes,
+                                                             const Catalog& catalog);
 
 class PoolBook {
  public:
