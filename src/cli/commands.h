@@ -14,5 +14,6 @@ Runner register_validate(CLI::App& app);
 Runner register_cost(CLI::App& app);
 Runner register_cluster(CLI::App& app);
 Runner register_run(CLI::App& app);
+Runner register_import(CLI::App& app);
 
 }  // namespace fitscale::cli

@@ -40,6 +40,7 @@ int main(int argc, char** argv) {  // NOLINT(bugprone-exception-escape)
   runners["cost"] = fitscale::cli::register_cost(app);
   runners["cluster"] = fitscale::cli::register_cluster(app);
   runners["run"] = fitscale::cli::register_run(app);
+  runners["import"] = fitscale::cli::register_import(app);
 
   // A first word that is no command: CLI11 would say "The following arguments were not
   // expected"; say which command was probably meant instead.
