@@ -66,7 +66,7 @@ def usage_errors(tmp, kubeconfig):
            "--lease-duration")
     expect(["run", "--kubeconfig", kubeconfig, "--provider", "sim", "--log-format", "yaml"], "--log-format")
     expect([], "subcommand")
-    expect(["validate"], "give --config FILE, --budgets FILE, or both")
+    expect(["validate"], "give --config FILE, --budgets FILE, --pools FILE, or several")
     expect(["plna"], 'unknown command "plna"', 'did you mean "plan"?')
     expect(["simulat", "--trace", "x"], 'did you mean "simulate"?')
     lines = expect(["frobnicate"], 'unknown command "frobnicate"')
