@@ -374,8 +374,7 @@ int run(const RunFlags& f) {
     const double seconds = clock.monotonic_seconds() - started;
     log_api_catalog(log, api, config, seconds);
     all = std::move(api.catalog);
-    catalog = with_pools(
-        all, config.pools.empty() ? std::vector<Pool>{default_pool(config.pool)} : config.pools);
+    catalog = with_pools(all, RunPools::file_pools(config));
     provider.aws->provider().set_prices(catalog);
     spot_types = spot_refresh_types(catalog, config);
     refresh_spot = config.aws.spot_price_refresh_s > 0 &&

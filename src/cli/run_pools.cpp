@@ -2,14 +2,6 @@
 
 namespace fitscale::cli {
 
-namespace {
-
-std::vector<Pool> file_pools(const Config& config) {
-  return config.pools.empty() ? std::vector<Pool>{default_pool(config.pool)} : config.pools;
-}
-
-}  // namespace
-
 RunPools::RunPools(const KubeConfig& kube, const obs::Logger& log, const Config& config,
                    ClusterView& events, const Catalog& catalog)
     : log_(log), store_(kube, log), sync_(store_, file_pools(config)), usage_(catalog) {
@@ -25,6 +17,10 @@ RunPools::RunPools(const KubeConfig& kube, const obs::Logger& log, const Config&
 }
 
 RunPools::~RunPools() { store_.stop(); }
+
+std::vector<Pool> RunPools::file_pools(const Config& config) {
+  return config.pools.empty() ? std::vector<Pool>{default_pool(config.pool)} : config.pools;
+}
 
 CatalogOptions RunPools::open_options(CatalogOptions options) {
   options.pools = {Pool{}};  // no requirements, labels or taints: every offering

@@ -29,6 +29,8 @@ class RunPools {
   void stop() { store_.stop(); }
   bool ready() const { return sync_.ready(); }
 
+  // The pools that apply without Pool objects: the file's, or the default pool when it has none.
+  static std::vector<Pool> file_pools(const Config& config);
   // The catalog of every offering through no pool: what each pool's offerings are made from.
   static CatalogOptions open_options(CatalogOptions options);
   // When the pools that apply changed since the last call (and on the first): `catalog` is
