@@ -163,3 +163,30 @@ TEST(AwsFleet, ACapacityCodeAmongOtherErrorsDecides) {
 
 }  // namespace
 }  // namespace fitscale::aws
+
+namespace fitscale::aws {
+namespace {
+
+// Issue 15 item 2: a pool's template.launchTemplate wins over aws.launchTemplate.
+TEST(AwsFleet, APoolsLaunchTemplateIsTheOneItsInstancesBootFrom) {
+  LaunchRequest r;
+  r.instance_type = "p3.8xlarge";
+  r.zone = "us-east-1a";
+  r.launch_template_id = "lt-0gpu";
+  r.launch_template_version = "4";
+  AwsProviderOptions o;
+  o.launch_template = {"nodes", "", ""};
+  auto p = create_fleet_params(r, o);
+  std::map<std::string, std::string> m(p.begin(), p.end());
+  EXPECT_EQ(m["LaunchTemplateConfigs.1.LaunchTemplateSpecification.LaunchTemplateId"], "lt-0gpu");
+  EXPECT_EQ(m.count("LaunchTemplateConfigs.1.LaunchTemplateSpecification.LaunchTemplateName"), 0u);
+  EXPECT_EQ(m["LaunchTemplateConfigs.1.LaunchTemplateSpecification.Version"], "4");
+  // Without one, the config's, as before.
+  r.launch_template_id.clear();
+  p = create_fleet_params(r, o);
+  m = {p.begin(), p.end()};
+  EXPECT_EQ(m["LaunchTemplateConfigs.1.LaunchTemplateSpecification.LaunchTemplateName"], "nodes");
+}
+
+}  // namespace
+}  // namespace fitscale::aws
