@@ -30,16 +30,6 @@ constexpr std::pair<std::string_view, std::string_view> kLabelKeys[] = {
     {"karpenter.sh/capacity-type", "karpenter.sh/capacity-type"},
 };
 
-// Keys that fitscale's offerings carry under their own name.
-constexpr std::string_view kSameKeys[] = {
-    "kubernetes.io/arch",
-    "kubernetes.io/os",
-    "node.kubernetes.io/instance-type",
-    "topology.kubernetes.io/zone",
-    "topology.kubernetes.io/region",
-    "fitscale.io/capacity-type",
-};
-
 class Reader {
  public:
   Reader(const std::string& source, const std::string& object) : source_(source), object_(object) {}
@@ -121,20 +111,17 @@ class Importer {
       }
       const auto mapped = std::find_if(std::begin(kLabelKeys), std::end(kLabelKeys),
                                        [&](const auto& m) { return m.first == key; });
-      const bool same =
-          std::find(std::begin(kSameKeys), std::end(kSameKeys), key) != std::end(kSameKeys);
+      // Well-known Kubernetes keys (arch, os, instance-type, zone, region) and custom labels
+      // (the pool's labels or the pods' selectors give them) are kept as they are.
+      req.key = key;
       if (mapped != std::end(kLabelKeys)) {
         req.key = std::string(mapped->second);
-      } else if (same) {
-        req.key = key;
       } else if (key.rfind("karpenter.k8s.aws/", 0) == 0 || key.rfind("karpenter.sh/", 0) == 0) {
         note(e["key"], f,
              key +
                  " has no equivalent in fitscale's catalog: requirement dropped, so the pool "
                  "may admit types it excluded (check with fitscale validate --pools)");
         continue;
-      } else {
-        req.key = key;  // a custom label: the pool's labels or the pods' selectors give it
       }
       if (key == "karpenter.sh/capacity-type" &&
           std::find(req.values.begin(), req.values.end(), "reserved") != req.values.end()) {
