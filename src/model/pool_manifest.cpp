@@ -44,14 +44,19 @@ PoolObject read_pool_manifest(const YAML::Node& doc, const std::string& source) 
   if (o.name.empty()) fail(source, meta, "metadata.name: must be set");
   // Errors from the API name the object; from a file, the file and line.
   const std::string where = source.empty() ? "Pool " + o.name : source;
+  // An object from the API is named, not located (its JSON has no lines the user saw).
+  auto fail_here = [&](const YAML::Node& at, const std::string& msg) {
+    if (source.empty()) throw InputError(where + ": " + msg);
+    fail(source, at, msg);
+  };
   if (!is_pool_name(o.name))
-    fail(where, meta["name"],
-         "metadata.name: must be a DNS label (lower case letters, digits, '-'), got \"" + o.name +
-             "\"");
+    fail_here(meta["name"],
+              "metadata.name: must be a DNS label (lower case letters, digits, '-'), got \"" +
+                  o.name + "\"");
   // The spec is one `pools:` entry without its name (the object's name is the pool's).
   const YAML::Node spec = doc["spec"];
   if (spec && spec.IsMap() && spec["name"])
-    fail(where, spec["name"], "spec.name: the pool's name is metadata.name");
+    fail_here(spec["name"], "spec.name: the pool's name is metadata.name");
   if (spec)
     o.pool = read_pool_spec(spec, where, "spec", o.name);
   else
