@@ -28,7 +28,7 @@ const LaunchCondition& cond(const LaunchStatus& s, const std::string& type) {
 TEST(LaunchLifecycle, LaunchedThenRegisteredThenInitialized) {
   LaunchStatus s = launched_status(spot_instance(), 100);
   EXPECT_EQ(cond(s, "Launched").status, "True");
-  EXPECT_NE(cond(s, "Launched").message.find("g5.xlarge in us-east-1a (spot) at $1.006"),
+  EXPECT_NE(cond(s, "Launched").message.find("g5.xlarge in us-east-1a (spot) at $1.01/h"),
             std::string::npos)
       << cond(s, "Launched").message;
   EXPECT_EQ(cond(s, "Registered").status, "False");

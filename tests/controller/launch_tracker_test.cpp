@@ -82,7 +82,7 @@ TEST(LaunchTracker, ALaunchIsWrittenThenEachChangeOnceThenItsRemoval) {
   t.observe({node_for(launched[0], NodeState::Ready)}, launched, 25);
   t.observe({node_for(launched[0], NodeState::Ready)}, launched, 30);
   ASSERT_EQ(log.changes.size(), 4u);
-  const LaunchRecord& ready = log.latest().at("i-1");
+  const LaunchRecord ready = log.latest().at("i-1");
   EXPECT_EQ(ready.status.node_name, "node-i-1");
   EXPECT_EQ(cond(ready, "Initialized")->status, "True");
 
@@ -109,7 +109,7 @@ TEST(LaunchTracker, AdoptsTheInstancesItFindsAfterARestart) {
   Instance i = instance("i-9");
   i.interruption_notice = true;
   t.observe({node_for(i, NodeState::Ready)}, {i}, 500);
-  const LaunchRecord& r = log.latest().at("i-9");
+  const LaunchRecord r = log.latest().at("i-9");
   EXPECT_EQ(r.pool, "cpu");
   EXPECT_EQ(r.job_name, "train");
   EXPECT_EQ(r.price_micros_per_hour, 96'000);
