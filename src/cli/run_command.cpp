@@ -37,6 +37,7 @@
 #include "kube/decode_codecs.h"
 #include "kube/kube_cluster_view.h"
 #include "kube/kubeconfig.h"
+#include "kube/launch_writer.h"
 #include "kube/leader_election.h"
 #include "model/catalog.h"
 #include "model/config.h"
@@ -472,6 +473,18 @@ int run(const RunFlags& f) {
       "failed.",
       {"outcome"});
   view.events().set_outcome([events_total](const char* outcome) { events_total.inc({outcome}); });
+  // Launch objects (docs/pools.md, "Launch objects"): the loop queues each change, this writer's
+  // own thread writes them (the leader only) and deletes removed ones after an hour.
+  LaunchWriter launch_writer(kube, clock, LaunchWriterOptions{});
+  launch_writer.set_gate(may_act);
+  launch_writer.set_warn([&log](const std::string& m) { log.warn(m); });
+  launch_writer.set_info([&log](const std::string& m) { log.info(m); });
+  const obs::Family launch_writes = registry.counter(
+      "fitscale_launch_object_writes_total",
+      "Launch object writes by outcome: created, status_written, unchanged (the object already "
+      "said so), deleted (removed over an hour ago), dropped, refused (not the leader), failed.",
+      {"outcome"});
+  launch_writer.set_outcome([launch_writes](const char* outcome) { launch_writes.inc({outcome}); });
   obs::Readiness readiness(interval_s, [&clock] { return clock.now(); });
   obs::LogRecorder log_recorder(log);
   std::vector<Recorder*> targets{&log_recorder, &metrics, &readiness, &pools.usage_recorder()};
@@ -512,6 +525,7 @@ int run(const RunFlags& f) {
   view.start();
   budgets.start();
   pools.start();
+  launch_writer.start();
   if (elector) elector->start([&](bool leading) { readiness.set_leader(leading); });
 
   // A new leader starts from a fresh controller: what a previous term remembered (empty
@@ -546,11 +560,13 @@ int run(const RunFlags& f) {
       pools.update(all, catalog);
       controller = std::make_unique<Controller>(nth_view, cloud, catalog, clock, ledger, recorder,
                                                 controller_options);
+      controller->set_launch_log(&launch_writer);
     } else if (pools.update(all, catalog)) {
       // The offerings changed under the controller: a fresh one plans on them (as a new term).
       controller_options.policy.budgets = budgets.current();
       controller = std::make_unique<Controller>(nth_view, cloud, catalog, clock, ledger, recorder,
                                                 controller_options);
+      controller->set_launch_log(&launch_writer);
     }
     if (const Budgets& b = budgets.budgets(budgets_changed); budgets_changed) {
       controller->set_budgets(b);

@@ -10,6 +10,7 @@
 #include "controller/kept_snapshot.h"
 #include "controller/launch_allowance.h"
 #include "controller/launch_node_spec.h"
+#include "controller/launch_tracker.h"
 #include "controller/runtime_watch.h"
 #include "controller/snapshot_builder.h"
 #include "model/error.h"
@@ -134,6 +135,10 @@ Controller::Controller(ClusterView& cluster, CloudProvider& cloud, const Catalog
       runtime_watch_(std::make_unique<RuntimeWatch>()) {}
 
 Controller::~Controller() = default;
+
+void Controller::set_launch_log(LaunchLog* log) {
+  launches_ = log != nullptr ? std::make_unique<LaunchTracker>(*log, cloud_.name()) : nullptr;
+}
 
 void Controller::set_budgets(Budgets budgets) {
   options_.policy.budgets = std::move(budgets);
@@ -366,6 +371,7 @@ LoopResult Controller::reconcile() {
 
   // --- Act (in dry run: record what we would do, do nothing).
   result.acted = act;
+  if (launches_ && act) launches_->observe(snapshot.nodes, instances, now);
   launch(p, snapshot, now, result);
   remove(p, snapshot, now, result);
   report_unschedulable(p, result);
@@ -550,6 +556,7 @@ void Controller::launch(const Plan& p, const Snapshot& snapshot, Time now, LoopR
       rec.fields["instances"] = r.launched.front().id + (r.launched.size() > 1 ? ",..." : "");
       recorder_.action(rec);
       result.launched += static_cast<int>(r.launched.size());
+      if (launches_) launches_->launched(d, req.pool, r.launched, now);
       for (const auto& pod : d.pods) {
         st.last_pod_event[pod] = "TriggeredScaleUp";
         record_event(pod_ref(pod), "Normal", "TriggeredScaleUp",
@@ -637,6 +644,7 @@ void Controller::remove(const Plan& p, const Snapshot& snapshot, Time now, LoopR
     }
     if (!d.instance_id.empty()) {
       cloud_.terminate({d.instance_id});
+      if (launches_) launches_->removed(d, now);
       if (ledger_ != nullptr && st.metered.erase(d.instance_id) != 0) {
         ledger_->node_stopped(d.instance_id, now);
         st.pods_signature.erase(d.instance_id);

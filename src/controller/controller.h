@@ -15,6 +15,7 @@
 namespace fitscale {
 
 class KeptSnapshot;
+class LaunchTracker;
 class RuntimeWatch;
 
 struct ControllerOptions {
@@ -54,6 +55,8 @@ class Controller {
   LoopResult reconcile();
   // Budget objects change while fitscale runs: the next loop plans with these.
   void set_budgets(Budgets budgets);
+  // Launch objects: each launch and how it went are handed to `log` (null: none are kept).
+  void set_launch_log(LaunchLog* log);
 
  private:
   struct State;
@@ -82,6 +85,7 @@ class Controller {
   ControllerOptions options_;
   std::unique_ptr<State> state_;
   std::unique_ptr<RuntimeWatch> runtime_watch_;
+  std::unique_ptr<LaunchTracker> launches_;
 };
 
 }  // namespace fitscale

@@ -11,6 +11,7 @@
 
 #include "model/budget_object.h"
 #include "model/catalog.h"
+#include "model/launch_record.h"
 #include "model/money.h"
 #include "model/node.h"
 #include "model/pod.h"
@@ -136,6 +137,16 @@ class BudgetStore {
   virtual std::vector<BadObject> bad_objects() const = 0;
   // Replaces the object's status (the status subresource). Returns "" or the error.
   virtual std::string write_status(const BudgetObject& of, const BudgetStatus& status) = 0;
+};
+
+// Launch objects (launches.fitscale.io): every node fitscale launched, what for and how it went
+// (controller/launch_lifecycle.h). The Kubernetes implementation is kube/launch_writer.h.
+class LaunchLog {
+ public:
+  virtual ~LaunchLog() = default;
+  // The launch as it is now (its whole record, not a delta). Must not wait for the network: a
+  // burst of 10,000 launches calls it 10,000 times in one loop.
+  virtual void launch_changed(const LaunchRecord& launch) = 0;
 };
 
 // ---------------------------------------------------------------------------------------------

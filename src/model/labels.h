@@ -72,6 +72,12 @@ inline constexpr std::string_view kSafeToEvict = "cluster-autoscaler.kubernetes.
 inline constexpr std::string_view kSimDuration = "fitscale.io/sim-duration";
 inline constexpr std::string_view kGangSize =
     "fitscale.io/gang-size";  // also accepted as annotation
+// On the Nodes fitscale launches (docs/pools.md): the job and namespace it was launched for,
+// and its price (US dollars per hour, as the launch decided it).
+inline constexpr std::string_view kNodeJob = "fitscale.io/job";
+inline constexpr std::string_view kNodeNamespace = "fitscale.io/namespace";
+inline constexpr std::string_view kNodeUsdPerHour = "fitscale.io/usd-per-hour";
+inline constexpr std::string_view kNodeInstanceId = "fitscale.io/instance-id";
 }  // namespace annotation
 
 // Rewrites alias keys and values into fitscale's canonical node labels, so a pod written for

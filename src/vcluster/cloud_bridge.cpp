@@ -93,11 +93,20 @@ nlohmann::json CloudBridge::node_for(const Instance& inst) const {
   const std::string provider_id =
       inst.provider_id.empty() ? "aws:///" + inst.zone + "/" + inst.id : inst.provider_id;
   const std::string now = format_rfc3339(clock_.now());
+  // Who the node is for and what it costs (docs/pools.md, "What launched nodes carry").
+  nlohmann::json annotations = {{kInstanceAnnotation, inst.id}};
+  if (!inst.job.empty()) annotations[std::string(annotation::kNodeJob)] = inst.job;
+  if (!inst.owner_namespace.empty()) {
+    annotations[std::string(annotation::kNodeNamespace)] = inst.owner_namespace;
+  }
+  if (inst.price_micros_per_hour > 0) {
+    annotations[std::string(annotation::kNodeUsdPerHour)] =
+        fmt::format("{}", static_cast<double>(inst.price_micros_per_hour) / 1e6);
+  }
   return {
       {"apiVersion", "v1"},
       {"kind", "Node"},
-      {"metadata",
-       {{"name", name}, {"labels", labels}, {"annotations", {{kInstanceAnnotation, inst.id}}}}},
+      {"metadata", {{"name", name}, {"labels", labels}, {"annotations", annotations}}},
       {"spec", taints.empty() ? nlohmann::json{{"providerID", provider_id}}
                               : nlohmann::json{{"providerID", provider_id}, {"taints", taints}}},
       {"status",

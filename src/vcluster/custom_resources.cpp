@@ -30,56 +30,7 @@ std::vector<std::string> strings(const json& v) {
   return out;
 }
 
-// ".spec.replicas" -> /spec/replicas (the simple paths the scale subresource allows).
-json::json_pointer pointer(const std::string& dotted) {
-  std::string p;
-  for (char c : dotted) p += c == '.' ? '/' : c;
-  return json::json_pointer(p.empty() || p[0] != '/' ? "/" + p : p);
-}
-
 }  // namespace
-
-json scale_of(const ResourceInfo& r, const json& obj) {
-  json md = json::object();
-  for (const char* f : {"name", "namespace", "uid", "resourceVersion", "creationTimestamp"}) {
-    if (obj["metadata"].contains(f)) md[f] = obj["metadata"][f];
-  }
-  json scale = {{"kind", "Scale"},
-                {"apiVersion", "autoscaling/v1"},
-                {"metadata", md},
-                {"spec", json::object()},
-                {"status", {{"replicas", 0}}}};
-  auto read = [&](const std::string& path) -> json {
-    if (path.empty()) return nullptr;
-    auto p = pointer(path);
-    return obj.contains(p) ? obj.at(p) : json();
-  };
-  if (auto v = read(r.scale.spec_replicas); v.is_number_integer()) scale["spec"]["replicas"] = v;
-  if (auto v = read(r.scale.status_replicas); v.is_number_integer()) {
-    scale["status"]["replicas"] = v;
-  }
-  if (auto v = read(r.scale.label_selector); v.is_string()) scale["status"]["selector"] = v;
-  return scale;
-}
-
-json with_scale(const ResourceInfo& r, json obj, const json& scale) {
-  if (!scale.is_object() || !scale.contains("spec") || !scale["spec"].is_object() ||
-      !scale["spec"].contains("replicas") || !scale["spec"]["replicas"].is_number_integer()) {
-    throw ApiError(422, "Invalid",
-                   "Scale.autoscaling \"" + name_of(obj) +
-                       "\" is invalid: spec.replicas: Required value: an integer");
-  }
-  if (scale["spec"]["replicas"].get<long long>() < 0) {
-    throw ApiError(422, "Invalid",
-                   "Scale.autoscaling \"" + name_of(obj) + "\" is invalid: spec.replicas: " +
-                       "Invalid value: " + scale["spec"]["replicas"].dump() +
-                       ": must be greater than or equal to 0");
-  }
-  obj[pointer(r.scale.spec_replicas)] = scale["spec"]["replicas"];
-  const std::string rv = meta_string(scale, "resourceVersion");
-  if (!rv.empty()) obj["metadata"]["resourceVersion"] = rv;
-  return obj;
-}
 
 void admit_definition(json& crd) {
   std::vector<FieldError> errors;

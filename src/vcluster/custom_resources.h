@@ -27,9 +27,4 @@ void withdraw_definition(ObjectStore& store, ResourceRegistry& registry, const n
 // version's schema. Throws ApiError 422 Invalid with one cause per field.
 void admit_custom_object(const ResourceInfo& r, nlohmann::json& obj);
 
-// The scale subresource: the autoscaling/v1 Scale of a custom object, and the object with a
-// Scale's spec.replicas written to its specReplicasPath.
-nlohmann::json scale_of(const ResourceInfo& r, const nlohmann::json& obj);
-nlohmann::json with_scale(const ResourceInfo& r, nlohmann::json obj, const nlohmann::json& scale);
-
 }  // namespace fitscale::vcluster

@@ -56,6 +56,14 @@ std::vector<ResourceInfo> make_builtins() {
       builtin(webhooks, "validatingwebhookconfigurations", "validatingwebhookconfiguration",
               "ValidatingWebhookConfiguration", false, {}, {}, {"api-extensions"}),
   };
+  // `kubectl scale deployment` (kubectl scales deployments, replica sets, replication
+  // controllers and stateful sets; only Deployments are served): replicas where apps/v1 keeps
+  // them, the selector serialized from spec.selector.
+  for (auto& r : t) {
+    if (r.plural != "deployments") continue;
+    r.subresources.push_back("scale");
+    r.scale = {".spec.replicas", ".status.replicas", ".spec.selector"};
+  }
   // events.k8s.io/v1 Events are the core Events, converted (event_conversion.h).
   auto events = builtin("events.k8s.io", "events", "event", "Event", true, {"ev"});
   events.storage = "events";

@@ -22,6 +22,7 @@
 #include "vcluster/priority_class.h"
 #include "vcluster/protobuf_body.h"
 #include "vcluster/request_body.h"
+#include "vcluster/scale_subresource.h"
 #include "vcluster/selectors.h"
 #include "vcluster/server_side_apply.h"
 #include "vcluster/tables.h"
@@ -475,10 +476,13 @@ ApiResponse RestApi::update_scale(const ApiRequest& req) {
         req.method == "PATCH" ? apply_patch(scale_of(r, current), body, req.content_type) : body;
     nlohmann::json next = with_scale(r, current, scale);
     admit_update(r, current, next, false);
+    // A Scale that names a resourceVersion is a precondition: a stale one is the client's
+    // 409, never retried on the newer object.
+    const bool precondition = !meta_string(scale, "resourceVersion").empty();
     try {
       return {200, scale_of(r, write_update(req, stored, std::move(next)))};
     } catch (const ApiError& e) {
-      if (e.reason() != "Conflict" || attempt >= 20) throw;
+      if (e.reason() != "Conflict" || precondition || attempt >= 20) throw;
     }
   }
 }
