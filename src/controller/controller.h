@@ -61,6 +61,11 @@ class Controller {
   void meter_pods(const Snapshot& snapshot, Time now, const KeptSnapshot* kept);
   void launch(const Plan& p, const Snapshot& snapshot, Time now, LoopResult& result);
   void remove(const Plan& p, const Snapshot& snapshot, Time now, LoopResult& result);
+  // The second step of empty nodes cordoned on an earlier loop: deleted if still empty, else
+  // uncordoned (planner/drain_check.h).
+  void finish_empty_removals(const Snapshot& snapshot, Time now, LoopResult& result);
+  // A node's deletion done: its instance terminated, metering stopped, its timers forgotten.
+  void finish_removal(const RemoveDecision& d, Time now, LoopResult& result);
   void report_kept(const Plan& p);
   void report_unschedulable(const Plan& p, LoopResult& result);
   void report_bad_pods(const std::vector<BadObject>& bad);

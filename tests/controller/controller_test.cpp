@@ -138,11 +138,58 @@ TEST(Controller, EmptyNodeIsRemovedAfterTheTtlAndNotBefore) {
   EXPECT_TRUE(w.cloud.terminated.empty());
   EXPECT_TRUE(w.cluster.has_node("node-i-empty"));
 
+  // Cordoned first, deleted on a later loop once it is seen still empty.
   w.clock.set(kStart + 61);
-  EXPECT_EQ(w.loop().removed, 1);
+  EXPECT_EQ(w.loop().removed, 0);
   EXPECT_EQ(w.cluster.cordoned, std::vector<std::string>{"node-i-empty"});
+  EXPECT_TRUE(w.cluster.deleted.empty());
+  w.clock.set(kStart + 62);
+  EXPECT_EQ(w.loop().removed, 1);
   EXPECT_EQ(w.cluster.deleted, std::vector<std::string>{"node-i-empty"});
   EXPECT_EQ(w.cloud.terminated, std::vector<std::string>{"i-empty"});
+}
+
+TEST(Controller, APodBoundBetweenTheSnapshotAndTheCordonKeepsItsNodeAndRuns) {
+  // kube-scheduler binds a pod to the empty node in the instant between the snapshot that
+  // found it empty and the cordon: deleting it then would fail the pod (issue 20).
+  World w;
+  w.existing_node("i-late", kStart - 3600);
+  w.loop();
+  w.clock.set(kStart + 61);
+  w.loop();
+  ASSERT_EQ(w.cluster.cordoned, std::vector<std::string>{"node-i-late"});
+  Pod late = make_pod("late", 500, kGi);
+  late.node_name = "node-i-late";  // bound, still Pending: the kubelet has not started it
+  w.cluster.add_pod(late);
+
+  w.clock.set(kStart + 62);
+  EXPECT_EQ(w.loop().removed, 0);
+  EXPECT_TRUE(w.cluster.deleted.empty());
+  EXPECT_TRUE(w.cloud.terminated.empty());
+  EXPECT_EQ(w.cluster.uncordoned, std::vector<std::string>{"node-i-late"});
+  ASSERT_TRUE(w.cluster.has_node("node-i-late"));
+  EXPECT_FALSE(w.cluster.state.nodes[0].unschedulable);
+  const auto events = w.cluster.events_about("node-i-late");
+  ASSERT_FALSE(events.empty());
+  EXPECT_EQ(events.back().reason, "RemovalCancelled");
+  EXPECT_EQ(events.back().message,
+            "fitscale keeps this node: pod team-a/late was bound to it after the cordon");
+
+  // The pod runs and finishes; the node is idle again and goes after emptyAfter, in two steps.
+  w.cluster.pod("late").phase = PodPhase::Running;
+  w.cluster.touch();
+  w.clock.set(kStart + 100);
+  w.loop();
+  std::erase_if(w.cluster.state.pods, [](const Pod& p) { return p.name == "late"; });
+  w.cluster.touch();
+  w.clock.set(kStart + 101);
+  w.loop();
+  EXPECT_TRUE(w.cluster.has_node("node-i-late"));
+  w.clock.set(kStart + 162);
+  w.loop();
+  w.clock.set(kStart + 163);
+  EXPECT_EQ(w.loop().removed, 1);
+  EXPECT_EQ(w.cloud.terminated, std::vector<std::string>{"i-late"});
 }
 
 TEST(Controller, NodeRunningABatchPodIsNeverRemoved) {
@@ -187,10 +234,12 @@ TEST(Controller, DrainBlockedByDisruptionBudgetUncordonsTheNodeThenFinishesLater
   EXPECT_EQ(w.cluster.cordoned.size(), 1u);
 
   // The budget allows it now; the node has been idle for emptyAfter since the loop after the
-  // blocked try: the pod is evicted and the node goes.
+  // blocked try: the pod is evicted, and the node goes on the next loop.
   w.cluster.evict_outcome = EvictOutcome::Evicted;
   w.clock.advance(70);
   w.cluster.touch();
+  EXPECT_EQ(w.loop().removed, 0);
+  w.clock.advance(1);
   EXPECT_EQ(w.loop().removed, 1);
   EXPECT_EQ(w.cluster.evicted, std::vector<std::string>{"team-a/web"});
   EXPECT_EQ(w.cluster.deleted, std::vector<std::string>{"node-i-svc"});
