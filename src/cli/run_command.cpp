@@ -508,6 +508,8 @@ int run(const RunFlags& f) {
   // timers, backoffs) may be stale after another replica acted.
   std::unique_ptr<Controller> controller;
   bool synced_logged = false;
+  // A signal stops a loop between its phases and batches, not at its end (issue 20).
+  controller_options.checkpoint = [&signals] { return signals.signal() != 0; };
   while (!signals.wait_for(std::chrono::milliseconds(controller ? interval_s * 1000 : 200))) {
     const bool synced = view.synced();
     readiness.set_synced(synced);
@@ -554,12 +556,14 @@ int run(const RunFlags& f) {
       }
     }
     try {
+      readiness.loop_started();
       controller->reconcile();
       if (!f.dry_run) budgets.after_loop(clock.now());  // a dry run writes nothing
     } catch (const std::exception& e) {
       // A cloud or API outage is retried next interval; the controller never acts on a view it
       // could not read.
       log.error("reconcile failed", {{"error", e.what()}});
+      readiness.loop_failed();
     }
   }
 

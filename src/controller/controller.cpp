@@ -371,15 +371,31 @@ LoopResult Controller::reconcile() {
 
   // --- Plan.
   stats.observe_s = phase_done();
+  if (stop_requested()) {
+    result.stopped = true;
+    finish();
+    return result;
+  }
   Plan p = plan(snapshot, catalog_, policy, now);
   result.planned = true;
   st.last_plan_at = now;
   stats.plan_s = phase_done();
+  if (stop_requested()) {
+    result.stopped = true;
+    finish();
+    return result;
+  }
 
   // --- Act (in dry run: record what we would do, do nothing).
   result.acted = act;
   launch(p, snapshot, now, result);
   remove(p, snapshot, now, result);
+  if (result.stopped) {
+    stats.act_s = phase_done();
+    stats.launched = result.launched;
+    finish();
+    return result;
+  }
   report_unschedulable(p, result);
   report_nominated(p, snapshot);
   if (!act_on_overruns(snapshot, now)) st.force_plan = true;
@@ -404,6 +420,12 @@ LoopResult Controller::reconcile() {
   stats.record_s = phase_done();
   finish();
   return result;
+}
+
+bool Controller::stop_requested() {
+  if (!options_.checkpoint || !options_.checkpoint()) return false;
+  state_->force_plan = true;  // what this loop did not get to, the next one plans again
+  return true;
 }
 
 void Controller::record_event(const ObjectRef& about, const std::string& type,
@@ -513,6 +535,8 @@ void Controller::launch(const Plan& p, const Snapshot& snapshot, Time now, LoopR
   }
   LaunchAllowance allowance(options_.policy.budgets, snapshot.spend);
   for (const auto& d : p.launch) {
+    if (!result.stopped) result.stopped = stop_requested();
+    if (result.stopped) break;
     ActionRecord rec;
     rec.kind = ActionKind::Launch;
     rec.subject = d.job;
@@ -598,6 +622,8 @@ void Controller::remove(const Plan& p, const Snapshot& snapshot, Time now, LoopR
   report_kept(p);
   if (act) finish_empty_removals(snapshot, now, result);
   for (const auto& d : p.remove) {
+    if (!result.stopped) result.stopped = stop_requested();
+    if (result.stopped) break;
     if (st.cordoned_empty.count(d.node) != 0) continue;  // its second step is above
     if (!act) {
       recorder_.action(remove_record(d, true));

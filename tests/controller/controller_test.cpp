@@ -192,6 +192,29 @@ TEST(Controller, APodBoundBetweenTheSnapshotAndTheCordonKeepsItsNodeAndRuns) {
   EXPECT_EQ(w.cloud.terminated, std::vector<std::string>{"i-late"});
 }
 
+TEST(Controller, AStopRequestEndsTheLoopAtTheNextCheckpointAndTheNextLoopPlansAgain) {
+  bool stop = true;
+  int checks = 0;
+  ControllerOptions o = with_policy(tiny_policy());
+  o.checkpoint = [&] {
+    ++checks;
+    return stop;
+  };
+  World w(o);
+  w.cluster.add_pod(make_pod("train", 500, kGi));
+  const LoopResult stopped = w.loop();
+  EXPECT_TRUE(stopped.stopped);
+  EXPECT_FALSE(stopped.planned);
+  EXPECT_EQ(w.cloud.launched_count(), 0);
+  EXPECT_EQ(checks, 1);
+  // Not stopped (a replica whose SIGTERM was a false alarm cannot exist, but a loop cut short
+  // must not have lost what it had to do): nothing changed, yet the next loop plans and launches.
+  stop = false;
+  const LoopResult next = w.loop();
+  EXPECT_TRUE(next.planned);
+  EXPECT_EQ(next.launched, 1);
+}
+
 TEST(Controller, NodeRunningABatchPodIsNeverRemoved) {
   World w;
   w.existing_node("i-busy", kStart - 3600);
