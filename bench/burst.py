@@ -50,9 +50,14 @@ spec:
             memory: 256Mi
 """
 
+# The default cluster caps (2,000 nodes, $2,000/h) would hold most of a 50,000-pod burst of
+# small nodes back: raised so the burst measures speed, not budgets.
 CONFIG = """
 scaleDown:
   emptyAfter: 60s
+budgets:
+  cluster: {usdPerHour: 1000000, gpus: 100000, nodes: 100000}
+  default: {usdPerHour: 1000000, usdPerDay: 100000000, usdPerMonth: 1000000000}
 """
 
 

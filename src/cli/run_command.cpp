@@ -190,6 +190,17 @@ class GatedCloud final : public CloudProvider {
     }
     return instances;
   }
+  // The inner cloud's, moved on whenever the set of NTH-tainted nodes changes (the listing marks
+  // them), so a quiet loop on the simulated cloud lists nothing (issue 20, item 5).
+  std::optional<std::uint64_t> generation() const override {
+    const std::optional<std::uint64_t> inner = inner_.generation();
+    if (!inner) return std::nullopt;
+    if (nth_tainted_ != nth_seen_) {
+      nth_seen_ = nth_tainted_;
+      ++nth_changes_;
+    }
+    return *inner + nth_changes_;  // both only grow: the sum moves when either does
+  }
 
  private:
   CloudProvider& inner_;
@@ -197,6 +208,8 @@ class GatedCloud final : public CloudProvider {
   const obs::Logger& log_;
   const std::set<std::string>& nth_tainted_;
   std::set<std::string> nth_logged_;
+  mutable std::set<std::string> nth_seen_;
+  mutable std::uint64_t nth_changes_ = 0;
 };
 
 // SIGTERM/SIGINT are blocked in every thread and taken by sigwait on this one, so no signal

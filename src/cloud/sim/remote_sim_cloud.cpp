@@ -112,18 +112,44 @@ void RemoteSimCloud::terminate(const std::vector<std::string>& ids) {
   request("POST", "terminate", nlohmann::json{{"ids", ids}}.dump());
 }
 
-std::vector<Instance> RemoteSimCloud::list_instances() {
-  const std::string body = request("GET", "instances", "");
+void RemoteSimCloud::refresh() const {
+  const std::string path = listing_generation_
+                               ? "instances?unchangedSince=" + std::to_string(*listing_generation_)
+                               : "instances";
+  const std::string body = request("GET", path, "");
   nlohmann::json j;
   try {
     j = nlohmann::json::parse(body);
   } catch (const nlohmann::json::parse_error& e) {
     throw std::runtime_error(std::string("sim cloud: instances: invalid JSON: ") + e.what());
   }
+  if (listing_generation_ && j.value("unchanged", false)) return;
   std::vector<Instance> out;
   for (const auto& i : j.value("instances", nlohmann::json::array()))
     out.push_back(instance_from_json(i));
-  return out;
+  listing_ = std::move(out);
+  listing_generation_.reset();
+  if (j.contains("generation") && j["generation"].is_number_unsigned())
+    listing_generation_ = j["generation"].get<std::uint64_t>();
+}
+
+std::vector<Instance> RemoteSimCloud::list_instances() {
+  refresh();
+  return listing_;
+}
+
+std::optional<std::uint64_t> RemoteSimCloud::generation() const {
+  try {
+    refresh();
+  } catch (const std::exception&) {
+    listing_generation_.reset();
+    return std::nullopt;  // the controller lists, and list_instances() throws the reason
+  }
+  return listing_generation_;
+}
+
+const std::vector<Instance>* RemoteSimCloud::lend_instances() const {
+  return listing_generation_ ? &listing_ : nullptr;
 }
 
 }  // namespace fitscale
