@@ -92,6 +92,21 @@ TEST(VclusterRemoteSimCloud, AQuietCheckIsOneSmallReplyAndAnyChangeMovesTheGener
   const LaunchResult r = cloud.launch(req);
   ASSERT_EQ(r.launched.size(), 3u);
 
+  // More machines than the server takes in one request: sent in parts, all launched, and a
+  // retry with the same client token launches nothing more.
+  LaunchRequest many = req;
+  many.count = 2500;
+  many.client_token = "tok-many";
+  EXPECT_EQ(cloud.launch(many).launched.size(), 2500u);
+  EXPECT_EQ(cloud.launch(many).launched.size(), 2500u);
+  EXPECT_EQ(cloud.list_instances().size(), 2503u);
+  std::vector<std::string> extra;
+  for (const auto& i : cloud.list_instances()) {
+    if (i.id != r.launched[0].id && i.id != r.launched[1].id && i.id != r.launched[2].id)
+      extra.push_back(i.id);
+  }
+  cloud.terminate(extra);
+
   const auto g1 = cloud.generation();
   ASSERT_TRUE(g1.has_value()) << "the simulated cloud keeps a generation";
   ASSERT_NE(cloud.lend_instances(), nullptr);
