@@ -135,6 +135,9 @@ class NthTaintView final : public ClusterView {
   bool add_taint(const std::string& node, const Taint& taint) override {
     return inner_.add_taint(node, taint);
   }
+  bool remove_taint(const std::string& node, const std::string& key) override {
+    return inner_.remove_taint(node, key);
+  }
   EvictOutcome evict(const std::string& ns, const std::string& pod) override {
     return inner_.evict(ns, pod);
   }

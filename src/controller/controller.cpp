@@ -118,6 +118,7 @@ struct Controller::State {
   // Empty nodes cordoned on an earlier loop, deleted on a later one if still empty
   // (planner/drain_check.h): node -> the decision and when the cordon was made.
   std::map<std::string, std::pair<RemoveDecision, Time>> cordoned_empty;
+  bool adopted_cordons = false;  // nodes an earlier run cordoned to remove taken over once
   std::map<std::string, std::string> kept_reason;  // node -> why scale-down keeps it (logged once)
   std::uint64_t launches = 0;                      // for client tokens
 
@@ -669,6 +670,8 @@ void Controller::remove(const Plan& p, const Snapshot& snapshot, Time now, LoopR
         // A pod may have been bound to it since the snapshot: it is deleted on a later loop,
         // if still empty then (finish_empty_removals). A world that moves only between loops
         // (the simulator) has no such race.
+        cluster_.add_taint(d.node, Taint{planner::kToBeDeletedTaint, std::to_string(now),
+                                         TaintEffect::NoSchedule});
         st.cordoned_empty.emplace(d.node, std::make_pair(d, now));
         st.force_plan = true;
         continue;
@@ -699,6 +702,27 @@ void Controller::finish_removal(const RemoveDecision& d, Time now, LoopResult& r
 
 void Controller::finish_empty_removals(const Snapshot& snapshot, Time now, LoopResult& result) {
   State& st = *state_;
+  if (!st.adopted_cordons) {
+    // Started (or elected) between another run's two steps: its cordoned, to-be-deleted nodes
+    // are finished or given back as if this run had cordoned them.
+    st.adopted_cordons = true;
+    for (const Node& n : snapshot.nodes) {
+      if (!n.managed || n.state == NodeState::InFlight) continue;
+      const bool marked = std::any_of(n.taints.begin(), n.taints.end(), [](const Taint& t) {
+        return t.key == planner::kToBeDeletedTaint;
+      });
+      if (!marked || st.cordoned_empty.count(n.name) != 0) continue;
+      RemoveDecision d;
+      d.node = n.name;
+      d.instance_id = n.instance_id;
+      d.kind = RemoveReason::Empty;
+      d.reason = "empty, cordoned by an earlier run";
+      st.cordoned_empty.emplace(n.name, std::make_pair(std::move(d), now));
+      if (n.unschedulable) st.cordoned.insert(n.name);
+      st.draining.insert(n.name);
+      st.force_plan = true;
+    }
+  }
   if (st.cordoned_empty.empty()) return;
   std::unordered_map<std::string_view, std::vector<const Pod*>> on_node;
   for (const auto& [name, _] : st.cordoned_empty) on_node[name];
@@ -721,6 +745,7 @@ void Controller::finish_empty_removals(const Snapshot& snapshot, Time now, LoopR
       record_event(node_ref(d.node), "Normal", "RemovalCancelled",
                    "fitscale keeps this node: " + check.why);
       if (st.cordoned.erase(d.node) != 0) cluster_.uncordon(d.node);
+      cluster_.remove_taint(d.node, planner::kToBeDeletedTaint);
       st.draining.erase(d.node);
       st.empty_since.erase(d.node);
       st.kept.forget_empty(d.node);

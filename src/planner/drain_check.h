@@ -12,6 +12,12 @@
 
 namespace fitscale::planner {
 
+// The NoSchedule taint fitscale puts on an empty node with the cordon (value: the Unix time of
+// the cordon), as cluster-autoscaler puts ToBeDeletedByClusterAutoscaler: it tells a person
+// why the node is cordoned, and a fitscale started after a restart between the two steps which
+// cordoned nodes are its own to finish or give back.
+inline constexpr const char* kToBeDeletedTaint = "fitscale.io/to-be-deleted";
+
 enum class DrainStep {
   Delete,    // still empty, looked at on a later loop than the cordon: delete it
   Wait,      // cordoned this very second: a binding made just before may not be seen yet

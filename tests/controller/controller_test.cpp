@@ -158,6 +158,9 @@ TEST(Controller, APodBoundBetweenTheSnapshotAndTheCordonKeepsItsNodeAndRuns) {
   w.clock.set(kStart + 61);
   w.loop();
   ASSERT_EQ(w.cluster.cordoned, std::vector<std::string>{"node-i-late"});
+  ASSERT_EQ(w.cluster.state.nodes[0].taints.size(), 1u);
+  EXPECT_EQ(w.cluster.state.nodes[0].taints[0].key, "fitscale.io/to-be-deleted");
+  EXPECT_EQ(w.cluster.state.nodes[0].taints[0].effect, TaintEffect::NoSchedule);
   Pod late = make_pod("late", 500, kGi);
   late.node_name = "node-i-late";  // bound, still Pending: the kubelet has not started it
   w.cluster.add_pod(late);
@@ -169,6 +172,7 @@ TEST(Controller, APodBoundBetweenTheSnapshotAndTheCordonKeepsItsNodeAndRuns) {
   EXPECT_EQ(w.cluster.uncordoned, std::vector<std::string>{"node-i-late"});
   ASSERT_TRUE(w.cluster.has_node("node-i-late"));
   EXPECT_FALSE(w.cluster.state.nodes[0].unschedulable);
+  EXPECT_TRUE(w.cluster.state.nodes[0].taints.empty()) << "the to-be-deleted taint is removed";
   const auto events = w.cluster.events_about("node-i-late");
   ASSERT_FALSE(events.empty());
   EXPECT_EQ(events.back().reason, "RemovalCancelled");
@@ -190,6 +194,32 @@ TEST(Controller, APodBoundBetweenTheSnapshotAndTheCordonKeepsItsNodeAndRuns) {
   w.clock.set(kStart + 163);
   EXPECT_EQ(w.loop().removed, 1);
   EXPECT_EQ(w.cloud.terminated, std::vector<std::string>{"i-late"});
+}
+
+TEST(Controller, ARestartBetweenTheTwoStepsFinishesOrGivesBackTheNodesAnEarlierRunCordoned) {
+  World w;
+  const Taint mark{"fitscale.io/to-be-deleted", std::to_string(kStart - 5),
+                   TaintEffect::NoSchedule};
+  Node& empty = w.existing_node("i-empty", kStart - 3600);
+  empty.unschedulable = true;
+  empty.taints.push_back(mark);
+  Node& busy = w.existing_node("i-busy", kStart - 3600);
+  busy.unschedulable = true;
+  busy.taints.push_back(mark);
+  Pod late = make_pod("late", 500, kGi);
+  late.node_name = "node-i-busy";
+  w.cluster.add_pod(late);
+  w.loop();  // adopts both
+  w.clock.set(kStart + 1);
+  EXPECT_EQ(w.loop().removed, 1);
+  EXPECT_EQ(w.cluster.deleted, std::vector<std::string>{"node-i-empty"});
+  EXPECT_EQ(w.cloud.terminated, std::vector<std::string>{"i-empty"});
+  ASSERT_TRUE(w.cluster.has_node("node-i-busy"));
+  EXPECT_EQ(w.cluster.uncordoned, std::vector<std::string>{"node-i-busy"});
+  for (const auto& n : w.cluster.state.nodes) {
+    EXPECT_FALSE(n.unschedulable) << n.name;
+    EXPECT_TRUE(n.taints.empty()) << n.name;
+  }
 }
 
 TEST(Controller, AStopRequestEndsTheLoopAtTheNextCheckpointAndTheNextLoopPlansAgain) {
