@@ -137,6 +137,9 @@ class NthTaintView final : public ClusterView {
   bool add_taint(const std::string& node, const Taint& taint) override {
     return inner_.add_taint(node, taint);
   }
+  bool remove_taint(const std::string& node, const std::string& key) override {
+    return inner_.remove_taint(node, key);
+  }
   EvictOutcome evict(const std::string& ns, const std::string& pod) override {
     return inner_.evict(ns, pod);
   }
@@ -192,6 +195,17 @@ class GatedCloud final : public CloudProvider {
     }
     return instances;
   }
+  // The inner cloud's, moved on whenever the set of NTH-tainted nodes changes (the listing marks
+  // them), so a quiet loop on the simulated cloud lists nothing (issue 20, item 5).
+  std::optional<std::uint64_t> generation() const override {
+    const std::optional<std::uint64_t> inner = inner_.generation();
+    if (!inner) return std::nullopt;
+    if (nth_tainted_ != nth_seen_) {
+      nth_seen_ = nth_tainted_;
+      ++nth_changes_;
+    }
+    return *inner + nth_changes_;  // both only grow: the sum moves when either does
+  }
 
  private:
   CloudProvider& inner_;
@@ -199,6 +213,8 @@ class GatedCloud final : public CloudProvider {
   const obs::Logger& log_;
   const std::set<std::string>& nth_tainted_;
   std::set<std::string> nth_logged_;
+  mutable std::set<std::string> nth_seen_;
+  mutable std::uint64_t nth_changes_ = 0;
 };
 
 // SIGTERM/SIGINT are blocked in every thread and taken by sigwait on this one, so no signal
@@ -532,6 +548,8 @@ int run(const RunFlags& f) {
   // timers, backoffs) may be stale after another replica acted.
   std::unique_ptr<Controller> controller;
   bool synced_logged = false;
+  // A signal stops a loop between its phases and batches, not at its end (issue 20).
+  controller_options.checkpoint = [&signals] { return signals.signal() != 0; };
   while (!signals.wait_for(std::chrono::milliseconds(controller ? interval_s * 1000 : 200))) {
     const bool synced = view.synced();
     readiness.set_synced(synced);
@@ -588,6 +606,7 @@ int run(const RunFlags& f) {
       }
     }
     try {
+      readiness.loop_started();
       controller->reconcile();
       if (!f.dry_run) budgets.after_loop(clock.now());  // a dry run writes nothing
       if (!f.dry_run) pools.after_loop();
@@ -595,6 +614,7 @@ int run(const RunFlags& f) {
       // A cloud or API outage is retried next interval; the controller never acts on a view it
       // could not read.
       log.error("reconcile failed", {{"error", e.what()}});
+      readiness.loop_failed();
     }
   }
 

@@ -15,6 +15,7 @@
 #include "controller/snapshot_builder.h"
 #include "model/error.h"
 #include "model/money.h"
+#include "planner/drain_check.h"
 #include "planner/scale_down.h"
 
 namespace fitscale {
@@ -41,6 +42,15 @@ ObjectRef pod_ref(const std::string& key) {
 }
 
 ObjectRef node_ref(const std::string& name) { return ObjectRef{"Node", "", name, "", ""}; }
+
+ActionRecord remove_record(const RemoveDecision& d, bool dry_run) {
+  ActionRecord rec{ActionKind::Remove,
+                   d.node,
+                   d.reason,
+                   {{"kind", to_string(d.kind)}, {"instance", d.instance_id}}};
+  if (dry_run) rec.fields["dry_run"] = "true";
+  return rec;
+}
 
 // For each id of `metered`, in order: is it in the listing? Every launch and termination
 // relists, so this runs often: a listing in id order (the simulator's) is merged with the
@@ -102,11 +112,15 @@ struct Controller::State {
   std::map<std::string, std::string> last_pod_event;  // pod -> last reason reported
   // Undecodable pods already reported: key -> uid and resourceVersion of the version that failed.
   std::map<std::string, std::pair<std::string, std::string>> bad_reported;
-  std::map<std::string, std::string> nominated;    // pod -> in-flight node it was told it goes to
-  int events = 0;                                  // handed to the cluster view this loop
-  std::set<std::string> refused_jobs;              // reported once
-  std::set<std::string> draining;                  // nodes cordoned for removal
-  std::set<std::string> cordoned;                  // by fitscale, to drain: undone if blocked
+  std::map<std::string, std::string> nominated;  // pod -> in-flight node it was told it goes to
+  int events = 0;                                // handed to the cluster view this loop
+  std::set<std::string> refused_jobs;            // reported once
+  std::set<std::string> draining;                // nodes cordoned for removal
+  std::set<std::string> cordoned;                // by fitscale, to drain: undone if blocked
+  // Empty nodes cordoned on an earlier loop, deleted on a later one if still empty
+  // (planner/drain_check.h): node -> the decision and when the cordon was made.
+  std::map<std::string, std::pair<RemoveDecision, Time>> cordoned_empty;
+  bool adopted_cordons = false;  // nodes an earlier run cordoned to remove taken over once
   std::map<std::string, std::string> kept_reason;  // node -> why scale-down keeps it (logged once)
   std::uint64_t launches = 0;                      // for client tokens
 
@@ -364,16 +378,32 @@ LoopResult Controller::reconcile() {
 
   // --- Plan.
   stats.observe_s = phase_done();
+  if (stop_requested()) {
+    result.stopped = true;
+    finish();
+    return result;
+  }
   Plan p = plan(snapshot, catalog_, policy, now);
   result.planned = true;
   st.last_plan_at = now;
   stats.plan_s = phase_done();
+  if (stop_requested()) {
+    result.stopped = true;
+    finish();
+    return result;
+  }
 
   // --- Act (in dry run: record what we would do, do nothing).
   result.acted = act;
   if (launches_ && act) launches_->observe(snapshot.nodes, instances, now);
   launch(p, snapshot, now, result);
   remove(p, snapshot, now, result);
+  if (result.stopped) {
+    stats.act_s = phase_done();
+    stats.launched = result.launched;
+    finish();
+    return result;
+  }
   report_unschedulable(p, result);
   report_nominated(p, snapshot);
   if (!act_on_overruns(snapshot, now)) st.force_plan = true;
@@ -398,6 +428,12 @@ LoopResult Controller::reconcile() {
   stats.record_s = phase_done();
   finish();
   return result;
+}
+
+bool Controller::stop_requested() {
+  if (!options_.checkpoint || !options_.checkpoint()) return false;
+  state_->force_plan = true;  // what this loop did not get to, the next one plans again
+  return true;
 }
 
 void Controller::record_event(const ObjectRef& about, const std::string& type,
@@ -507,6 +543,8 @@ void Controller::launch(const Plan& p, const Snapshot& snapshot, Time now, LoopR
   }
   LaunchAllowance allowance(options_.policy.budgets, snapshot.spend);
   for (const auto& d : p.launch) {
+    if (!result.stopped) result.stopped = stop_requested();
+    if (result.stopped) break;
     ActionRecord rec;
     rec.kind = ActionKind::Launch;
     rec.subject = d.job;
@@ -591,15 +629,13 @@ void Controller::remove(const Plan& p, const Snapshot& snapshot, Time now, LoopR
     return it == snapshot.nodes.end() ? nullptr : &*it;
   };
   report_kept(p);
+  if (act) finish_empty_removals(snapshot, now, result);
   for (const auto& d : p.remove) {
-    ActionRecord rec;
-    rec.kind = ActionKind::Remove;
-    rec.subject = d.node;
-    rec.reason = d.reason;
-    rec.fields = {{"kind", to_string(d.kind)}, {"instance", d.instance_id}};
+    if (!result.stopped) result.stopped = stop_requested();
+    if (result.stopped) break;
+    if (st.cordoned_empty.count(d.node) != 0) continue;  // its second step is above
     if (!act) {
-      rec.fields["dry_run"] = "true";
-      recorder_.action(rec);
+      recorder_.action(remove_record(d, true));
       continue;
     }
     const Node* node = find_node(d.node);
@@ -638,23 +674,104 @@ void Controller::remove(const Plan& p, const Snapshot& snapshot, Time now, LoopR
         st.force_plan = true;
         continue;
       }
+      if (d.kind == RemoveReason::Empty && !options_.synchronous_world) {
+        // A pod may have been bound to it since the snapshot: it is deleted on a later loop,
+        // if still empty then (finish_empty_removals). A world that moves only between loops
+        // (the simulator) has no such race.
+        cluster_.add_taint(d.node, Taint{planner::kToBeDeletedTaint, std::to_string(now),
+                                         TaintEffect::NoSchedule});
+        st.cordoned_empty.emplace(d.node, std::make_pair(d, now));
+        st.force_plan = true;
+        continue;
+      }
       record_event(node_ref(d.node), "Normal", "RemovingNode",
                    "fitscale removes this node: " + d.reason);
       cluster_.delete_node(d.node);
     }
-    if (!d.instance_id.empty()) {
-      cloud_.terminate({d.instance_id});
-      if (launches_) launches_->removed(d, now);
-      if (ledger_ != nullptr && st.metered.erase(d.instance_id) != 0) {
-        ledger_->node_stopped(d.instance_id, now);
-        st.pods_signature.erase(d.instance_id);
-      }
+    finish_removal(d, now, result);
+  }
+}
+
+void Controller::finish_removal(const RemoveDecision& d, Time now, LoopResult& result) {
+  State& st = *state_;
+  if (!d.instance_id.empty()) {
+    cloud_.terminate({d.instance_id});
+    if (launches_) launches_->removed(d, now);
+    if (ledger_ != nullptr && st.metered.erase(d.instance_id) != 0) {
+      ledger_->node_stopped(d.instance_id, now);
+      st.pods_signature.erase(d.instance_id);
     }
-    st.empty_since.erase(d.node);
-    st.kept.forget_empty(d.node);
-    st.cordoned.erase(d.node);
-    recorder_.action(rec);
-    ++result.removed;
+  }
+  st.empty_since.erase(d.node);
+  st.kept.forget_empty(d.node);
+  st.cordoned.erase(d.node);
+  recorder_.action(remove_record(d, false));
+  ++result.removed;
+}
+
+void Controller::finish_empty_removals(const Snapshot& snapshot, Time now, LoopResult& result) {
+  State& st = *state_;
+  if (!st.adopted_cordons) {
+    // Started (or elected) between another run's two steps: its cordoned, to-be-deleted nodes
+    // are finished or given back as if this run had cordoned them.
+    st.adopted_cordons = true;
+    for (const Node& n : snapshot.nodes) {
+      if (!n.managed || n.state == NodeState::InFlight) continue;
+      const bool marked = std::any_of(n.taints.begin(), n.taints.end(), [](const Taint& t) {
+        return t.key == planner::kToBeDeletedTaint;
+      });
+      if (!marked || st.cordoned_empty.count(n.name) != 0) continue;
+      RemoveDecision d;
+      d.node = n.name;
+      d.instance_id = n.instance_id;
+      d.kind = RemoveReason::Empty;
+      d.reason = "empty, cordoned by an earlier run";
+      st.cordoned_empty.emplace(n.name, std::make_pair(std::move(d), now));
+      if (n.unschedulable) st.cordoned.insert(n.name);
+      st.draining.insert(n.name);
+      st.force_plan = true;
+    }
+  }
+  if (st.cordoned_empty.empty()) return;
+  std::unordered_map<std::string_view, std::vector<const Pod*>> on_node;
+  for (const auto& [name, _] : st.cordoned_empty) on_node[name];
+  for (const Pod& p : snapshot.pods) {
+    if (p.node_name.empty()) continue;
+    auto it = on_node.find(p.node_name);
+    if (it != on_node.end()) it->second.push_back(&p);
+  }
+  for (auto it = st.cordoned_empty.begin(); it != st.cordoned_empty.end();) {
+    const RemoveDecision& d = it->second.first;
+    const planner::DrainCheck check = planner::check_drain(it->second.second, now, on_node[d.node]);
+    if (check.step == planner::DrainStep::Wait) {
+      st.force_plan = true;
+      ++it;
+      continue;
+    }
+    if (check.step == planner::DrainStep::GiveBack) {
+      recorder_.action(ActionRecord{
+          ActionKind::Keep, d.node, "not removed, uncordoned: " + check.why, {{"node", d.node}}});
+      record_event(node_ref(d.node), "Normal", "RemovalCancelled",
+                   "fitscale keeps this node: " + check.why);
+      if (st.cordoned.erase(d.node) != 0) cluster_.uncordon(d.node);
+      cluster_.remove_taint(d.node, planner::kToBeDeletedTaint);
+      st.draining.erase(d.node);
+      st.empty_since.erase(d.node);
+      st.kept.forget_empty(d.node);
+      st.force_plan = true;
+      it = st.cordoned_empty.erase(it);
+      continue;
+    }
+    const bool registered = std::any_of(
+        snapshot.nodes.begin(), snapshot.nodes.end(),
+        [&](const Node& n) { return n.name == d.node && n.state != NodeState::InFlight; });
+    if (registered) {
+      record_event(node_ref(d.node), "Normal", "RemovingNode",
+                   "fitscale removes this node: " + d.reason);
+      cluster_.delete_node(d.node);
+    }
+    finish_removal(d, now, result);
+    it = st.cordoned_empty.erase(it);
   }
 }
 

@@ -1,6 +1,7 @@
 #pragma once
 // The reconcile loop: observe -> plan -> act -> record, the same code in all three worlds.
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <memory>
 #include <string>
@@ -33,11 +34,17 @@ struct ControllerOptions {
   // Only for a world whose recorders do not read Snapshot::spend (the simulator's do not; the
   // metrics recorder does): the ledger's spend() is O(open nodes) on every planned loop.
   bool spend_only_for_admission = false;
+  // Called between a loop's phases and between its launches and removals: true asks the loop
+  // to stop there (a SIGTERM must be honoured within a second, issue 20); what it did so far is
+  // kept and the next loop plans again. Each call also says the loop is still making progress
+  // (readiness). Empty: never stop.
+  std::function<bool()> checkpoint;
 };
 
 struct LoopResult {
   bool planned = false;  // false: nothing changed and no timer was due, the loop cost ~nothing
   bool acted = false;    // false in dry-run or when the view was not trusted
+  bool stopped = false;  // cut short by options.checkpoint
   int launched = 0;      // instances
   int removed = 0;       // nodes
   int refused = 0;       // pods refused by budgets this loop
@@ -64,6 +71,11 @@ class Controller {
   void meter_pods(const Snapshot& snapshot, Time now, const KeptSnapshot* kept);
   void launch(const Plan& p, const Snapshot& snapshot, Time now, LoopResult& result);
   void remove(const Plan& p, const Snapshot& snapshot, Time now, LoopResult& result);
+  // The second step of empty nodes cordoned on an earlier loop: deleted if still empty, else
+  // uncordoned (planner/drain_check.h).
+  void finish_empty_removals(const Snapshot& snapshot, Time now, LoopResult& result);
+  // A node's deletion done: its instance terminated, metering stopped, its timers forgotten.
+  void finish_removal(const RemoveDecision& d, Time now, LoopResult& result);
   void report_kept(const Plan& p);
   void report_unschedulable(const Plan& p, LoopResult& result);
   void report_bad_pods(const std::vector<BadObject>& bad);
@@ -76,6 +88,8 @@ class Controller {
   void record_event(const ObjectRef& about, const std::string& type, const std::string& reason,
                     const std::string& message);
   Time next_timer(const Snapshot& snapshot, const Policy& policy, Time now) const;
+  // options_.checkpoint(): true when the loop must stop now (it then plans again next time).
+  bool stop_requested();
   ClusterView& cluster_;
   CloudProvider& cloud_;
   const Catalog& catalog_;

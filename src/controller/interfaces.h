@@ -103,6 +103,9 @@ class ClusterView {
   // eviction) must not leave the node unschedulable for good.
   virtual bool uncordon(const std::string& node) = 0;
   virtual bool add_taint(const std::string& node, const Taint& taint) = 0;
+  // Removes every taint with this key (true also when there was none): fitscale's own
+  // to-be-deleted mark on a node whose removal it cancels.
+  virtual bool remove_taint(const std::string& node, const std::string& key) = 0;
   virtual EvictOutcome evict(const std::string& ns, const std::string& pod) = 0;
   virtual bool delete_node(const std::string& node) = 0;
   // Deletes a pod (graceful, as `kubectl delete pod` does): how maxRuntimeAction: terminate ends

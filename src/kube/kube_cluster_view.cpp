@@ -115,12 +115,38 @@ bool KubeClusterView::uncordon(const std::string& node) {
 bool KubeClusterView::add_taint(const std::string& node, const Taint& taint) {
   std::lock_guard lock(write_mu_);
   if (!allowed("taint node " + node + " with " + taint.key)) return false;
+  return edit_taints(node, "taint", [&](json& taints) {
+    for (const auto& t : taints) {
+      if (t.value("key", "") == taint.key && t.value("effect", "") == to_string(taint.effect))
+        return false;
+    }
+    taints.push_back(taint_json(taint));
+    return true;
+  });
+}
+
+bool KubeClusterView::remove_taint(const std::string& node, const std::string& key) {
+  std::lock_guard lock(write_mu_);
+  if (!allowed("remove taint " + key + " from node " + node)) return false;
+  return edit_taints(node, "untaint", [&](json& taints) {
+    json kept = json::array();
+    for (const auto& t : taints) {
+      if (t.value("key", "") != key) kept.push_back(t);
+    }
+    if (kept.size() == taints.size()) return false;
+    taints = std::move(kept);
+    return true;
+  });
+}
+
+bool KubeClusterView::edit_taints(const std::string& node, const std::string& what,
+                                  const std::function<bool(json&)>& edit) {
   // A merge patch replaces the whole taint list, so read-modify-write with the resourceVersion
   // we read: a concurrent change (kubelet, another controller) makes us retry, not clobber it.
   for (int attempt = 0; attempt < 5; ++attempt) {
     HttpResponse got = writer_.get("/api/v1/nodes/" + node);
     if (!got.ok()) {
-      log_.warn("taint failed", {{"node", node}, {"error", describe_failure(got)}});
+      log_.warn(what + " failed", {{"node", node}, {"error", describe_failure(got)}});
       return false;
     }
     json taints = json::array();
@@ -133,24 +159,20 @@ bool KubeClusterView::add_taint(const std::string& node, const Taint& taint) {
         taints = obj["spec"]["taints"];
       }
     } catch (const json::exception& e) {
-      log_.warn("taint failed: unreadable node", {{"node", node}, {"error", e.what()}});
+      log_.warn(what + " failed: unreadable node", {{"node", node}, {"error", e.what()}});
       return false;
     }
-    for (const auto& t : taints) {
-      if (t.value("key", "") == taint.key && t.value("effect", "") == to_string(taint.effect))
-        return true;
-    }
-    taints.push_back(taint_json(taint));
+    if (!edit(taints)) return true;  // already as wanted
     json patch = {{"metadata", {{"resourceVersion", rv}}}, {"spec", {{"taints", taints}}}};
     HttpResponse r = writer_.send("PATCH", "/api/v1/nodes/" + node, patch.dump(),
                                   "application/merge-patch+json");
     if (r.ok()) return true;
     if (r.status != 409) {
-      log_.warn("taint failed", {{"node", node}, {"error", describe_failure(r)}});
+      log_.warn(what + " failed", {{"node", node}, {"error", describe_failure(r)}});
       return false;
     }
   }
-  log_.warn("taint failed: gave up after repeated conflicts", {{"node", node}});
+  log_.warn(what + " failed: gave up after repeated conflicts", {{"node", node}});
   return false;
 }
 

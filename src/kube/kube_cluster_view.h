@@ -7,6 +7,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <nlohmann/json.hpp>
 #include <string>
 
 #include "controller/interfaces.h"
@@ -54,6 +55,7 @@ class KubeClusterView final : public ClusterView {
   bool cordon(const std::string& node) override;
   bool uncordon(const std::string& node) override;
   bool add_taint(const std::string& node, const Taint& taint) override;
+  bool remove_taint(const std::string& node, const std::string& key) override;
   EvictOutcome evict(const std::string& ns, const std::string& pod) override;
   bool delete_node(const std::string& node) override;
   bool delete_pod(const std::string& ns, const std::string& pod) override;
@@ -73,6 +75,11 @@ class KubeClusterView final : public ClusterView {
   const InformerStats& node_stats() const { return nodes_.stats(); }
 
  private:
+  // Read-modify-write of the node's taint list with the resourceVersion read (a merge patch
+  // replaces the whole list): `edit` changes the list and returns false when nothing is to be
+  // written. Retries on 409.
+  bool edit_taints(const std::string& node, const std::string& what,
+                   const std::function<bool(nlohmann::json&)>& edit);
   bool allowed(const std::string& action);
 
   const Clock& clock_;

@@ -252,8 +252,7 @@ void MetricsRecorder::update_nodes(const Snapshot& snapshot) {
     counts[{to_string(n.state), label_or(n.labels, label::kPool, n.managed ? "default" : "none"),
             node_instance_type(n), node_capacity_type(n)}] += 1;
   }
-  nodes_.clear();
-  for (const auto& [labels, v] : counts) nodes_.set(labels, v);
+  nodes_.replace(counts);
 
   for (auto* f : {&oc_total_, &oc_cpu_, &oc_ram_, &oc_gpu_, &oc_gpu_count_, &oc_is_spot_})
     f->clear();
@@ -294,8 +293,7 @@ void MetricsRecorder::update_cost(const Snapshot& snapshot) {
     committed[{n.owner_namespace.empty() ? "none" : n.owner_namespace,
                to_string(n.capacity_type)}] += micros_to_dollars(n.price_micros_per_hour);
   }
-  committed_.clear();
-  for (const auto& [l, v] : committed) committed_.set(l, v);
+  committed_.replace(committed);
 
   // Spend: the counter grows by the increase of month-to-date spend. The first view sets the
   // baseline (spend before this process started is not counted twice after a restart); a
@@ -318,9 +316,9 @@ void MetricsRecorder::update_cost(const Snapshot& snapshot) {
   std::set<std::string, std::less<>> namespaces;
   for (const auto& [ns, s] : snapshot.spend) namespaces.insert(ns);
   for (const auto& [ns, b] : options_.budgets.namespaces) namespaces.insert(ns);
-  budget_used_.clear();
-  budget_cap_.clear();
-  budget_remaining_.clear();
+  std::map<LabelValues, double> used;
+  std::map<LabelValues, double> cap;
+  std::map<LabelValues, double> remaining;
   for (const auto& ns : namespaces) {
     NamespaceSpend s;
     if (auto it = snapshot.spend.find(ns); it != snapshot.spend.end()) s = it->second;
@@ -334,12 +332,15 @@ void MetricsRecorder::update_cost(const Snapshot& snapshot) {
          {Period{"hour", micros_to_dollars(s.committed_micros_per_hour), b.usd_per_hour},
           Period{"day", micros_to_dollars(s.spent_today), b.usd_per_day},
           Period{"month", micros_to_dollars(s.spent_this_month), b.usd_per_month}}) {
-      budget_used_.set({ns, p.name}, p.used);
+      used[{ns, p.name}] = p.used;
       if (!p.cap) continue;
-      budget_cap_.set({ns, p.name}, *p.cap);
-      budget_remaining_.set({ns, p.name}, *p.cap - p.used);
+      cap[{ns, p.name}] = *p.cap;
+      remaining[{ns, p.name}] = *p.cap - p.used;
     }
   }
+  budget_used_.replace(used);
+  budget_cap_.replace(cap);
+  budget_remaining_.replace(remaining);
 }
 
 }  // namespace fitscale::obs

@@ -266,6 +266,16 @@ void Family::inc(const LabelValues& labels, double by) const {
 
 void Family::set(const LabelValues& labels, double value) const {
   std::lock_guard lock(registry_->mutex_);
+  set_locked(labels, value);
+}
+
+void Family::replace(const std::map<LabelValues, double>& series) const {
+  std::lock_guard lock(registry_->mutex_);
+  registry_->families_[index_]->series.clear();
+  for (const auto& [labels, value] : series) set_locked(labels, value);
+}
+
+void Family::set_locked(const LabelValues& labels, double value) const {
   auto& f = *registry_->families_[index_];
   if (f.type != MetricType::Gauge) throw std::logic_error("set() on non-gauge " + f.name);
   auto& s = registry_->series_locked(f, labels);

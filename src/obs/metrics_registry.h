@@ -43,12 +43,16 @@ class Family {
   // Drop every series (gauges describing "the current view" are rebuilt each loop, so a state
   // that disappeared does not linger at its last value).
   void clear() const;
+  // clear() and set() of every series in one step: a scrape in between would read the family
+  // empty (no nodes, no spend) while the loop rebuilds it.
+  void replace(const std::map<LabelValues, double>& series) const;
   // Current value of one series (tests, and callers that need read-modify-write); 0 if absent.
   double value(const LabelValues& labels = {}) const;
 
  private:
   friend class MetricsRegistry;
   Family(MetricsRegistry* registry, std::size_t index) : registry_(registry), index_(index) {}
+  void set_locked(const LabelValues& labels, double value) const;  // the registry's mutex held
   MetricsRegistry* registry_;
   std::size_t index_;
 };

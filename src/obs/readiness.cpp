@@ -1,5 +1,7 @@
 #include "obs/readiness.h"
 
+#include <algorithm>
+
 namespace fitscale::obs {
 
 Readiness::Readiness(Seconds interval_s, std::function<Time()> now)
@@ -8,6 +10,7 @@ Readiness::Readiness(Seconds interval_s, std::function<Time()> now)
 void Readiness::loop_finished(const LoopStats& stats) {
   // The loop's own time when set, else now: either way the clock the controller runs on.
   last_loop_ = stats.at != 0 ? stats.at : now_();
+  loop_started_ = 0;
 }
 
 void Readiness::set_leader(bool leader) {
@@ -22,6 +25,15 @@ std::string Readiness::explain() const {
   const Time since = leader_since_;
   if (since > last) last = since;
   const Time now = now_();
+  if (const Time started = loop_started_; started != 0) {
+    const Seconds running = now - started;
+    const Seconds wedged_after = std::max<Seconds>(10 * interval_s_, 300);
+    if (running > wedged_after) {
+      return "loop running for " + std::to_string(running) + "s (> " +
+             std::to_string(wedged_after) + "s)";
+    }
+    return "ready (loop running for " + std::to_string(running) + "s)";
+  }
   if (now - last > 3 * interval_s_) {
     return "last loop " + std::to_string(now - last) + "s ago (> 3 x " +
            std::to_string(interval_s_) + "s)";

@@ -70,6 +70,16 @@ bool SimCluster::add_taint(const std::string& node, const Taint& taint) {
   return true;
 }
 
+bool SimCluster::remove_taint(const std::string& node, const std::string& key) {
+  auto it = nodes_.find(node);
+  if (it == nodes_.end()) return false;
+  if (std::erase_if(it->second.node.taints, [&](const Taint& t) { return t.key == key; }) != 0) {
+    it->second.revision = ++generation_;
+    nodes_changed_ = true;
+  }
+  return true;
+}
+
 EvictOutcome SimCluster::evict(const std::string& ns, const std::string& pod) {
   const std::string key = ns + "/" + pod;
   auto it = pod_index_.find(key);

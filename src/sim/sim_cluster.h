@@ -37,6 +37,7 @@ class SimCluster final : public ClusterView {
   bool cordon(const std::string& node) override;
   bool uncordon(const std::string& node) override;
   bool add_taint(const std::string& node, const Taint& taint) override;
+  bool remove_taint(const std::string& node, const std::string& key) override;
   EvictOutcome evict(const std::string& ns, const std::string& pod) override;
   bool delete_node(const std::string& node) override;
   // The pod goes at once (the simulated kubelet needs no grace period); the engine ends its job.

@@ -200,6 +200,11 @@ std::vector<Instance> CloudBridge::list_instances() {
   return live_instances_locked();
 }
 
+std::optional<std::uint64_t> CloudBridge::listing_generation() {
+  std::lock_guard lock(mu_);
+  return cloud_.generation();
+}
+
 void CloudBridge::inject(const std::string& offering_key, const std::string& code, int count) {
   if (!sim_) throw ApiError(501, "NotImplemented", "fault injection needs the simulated cloud");
   std::lock_guard lock(mu_);

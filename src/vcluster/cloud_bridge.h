@@ -11,6 +11,7 @@
 #include <functional>
 #include <map>
 #include <mutex>
+#include <optional>
 #include <set>
 #include <string>
 #include <vector>
@@ -42,6 +43,9 @@ class CloudBridge {
   LaunchResult launch(const LaunchRequest& request);
   void terminate(const std::vector<std::string>& ids);
   std::vector<Instance> list_instances();  // with interruption notices this bridge issued
+  // Changes whenever list_instances() would: the simulated cloud's generation (the bridge's
+  // own interruption notices are marked on it too). nullopt: not known (an EC2 backend).
+  std::optional<std::uint64_t> listing_generation();
   // Throws ApiError 501 without a SimCloud.
   void inject(const std::string& offering_key, const std::string& code, int count);
   // Throws ApiError 404 for an unknown or terminated instance.

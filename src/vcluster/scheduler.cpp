@@ -8,6 +8,7 @@
 
 #include "model/error.h"
 #include "model/time.h"
+#include "planner/pod_class.h"
 #include "planner/predicates.h"
 #include "vcluster/api_error.h"
 #include "vcluster/events.h"
@@ -23,6 +24,20 @@ struct NodeSlot {
   Resources used;
   std::vector<const Pod*> residents;
   std::vector<Pod> placed;  // tentatively placed this pass
+  // A resident or placed pod has anti-affinity terms: every pod is checked against them here.
+  bool repels = false;
+};
+
+// What one pass knows of a class of identical pending pods (planner::build_classes): the nodes
+// whose state, labels and taints admit it (only room changes during a pass), and, once one of
+// its pods found no node, why (room only shrinks, so later pods of the class find none either
+// unless a gang gave room back: `epoch`). A burst of 50,000 pods is a few classes: the pass no
+// longer checks, with a message string per node, every pending pod against every node.
+struct ClassCache {
+  bool indexed = false;
+  std::vector<std::uint32_t> admitting;  // slot indexes
+  std::string failure;
+  std::uint64_t failure_epoch = 0;
 };
 
 struct PendingPod {
@@ -90,6 +105,31 @@ NodeSlot* best_node(const Pod& pod, std::vector<NodeSlot>& slots, std::map<std::
     }
   }
   return best;
+}
+
+// best_node for a pod without anti-affinity terms of a class whose admitting nodes are known:
+// only room (and other pods' anti-affinity, rare) is checked per node.
+NodeSlot* best_admitting_node(const Pod& pod, const std::vector<std::uint32_t>& admitting,
+                              std::vector<NodeSlot>& slots) {
+  NodeSlot* best = nullptr;
+  double best_share = -1;
+  for (std::uint32_t i : admitting) {
+    NodeSlot& s = slots[i];
+    if (!planner::fits(pod.requests, s.node.allocatable - s.used)) continue;
+    if (s.repels && !misfit(pod, s).empty()) continue;
+    const double share = planner::dominant_share(s.used + pod.requests, s.node.allocatable);
+    if (share > best_share) {
+      best_share = share;
+      best = &s;
+    }
+  }
+  return best;
+}
+
+bool admits_statically(const Pod& pod, const NodeSlot& slot) {
+  return slot.node.state == NodeState::Ready && !slot.node.unschedulable &&
+         planner::labels_admit(pod.node_selector, pod.required_node_affinity, slot.canonical) &&
+         first_untolerated(pod.tolerations, slot.node.taints) == nullptr;
 }
 
 std::string unschedulable_message(std::size_t nodes, const std::map<std::string, int>& why) {
@@ -197,11 +237,28 @@ SchedulerPass schedule_pending_pods(ObjectStore& store, const Clock& clock,
     if (it == slot_by_name.end()) continue;
     slots[it->second].used += p.requests;
     slots[it->second].residents.push_back(&p);
+    if (!p.anti_affinity_hostname.empty()) slots[it->second].repels = true;
   }
   std::stable_sort(pending.begin(), pending.end(), [](const PendingPod& a, const PendingPod& b) {
     if (a.pod.priority != b.pod.priority) return a.pod.priority > b.pod.priority;
     return meta_string(a.json, "creationTimestamp") < meta_string(b.json, "creationTimestamp");
   });
+  // Classes of identical pending pods, and each pending pod's class.
+  std::vector<std::uint32_t> class_of(pending.size());
+  std::vector<ClassCache> caches;
+  {
+    std::vector<Pod> pending_pods;
+    pending_pods.reserve(pending.size());
+    for (const auto& pp : pending) pending_pods.push_back(pp.pod);
+    std::vector<std::uint32_t> order(pending.size());
+    for (std::uint32_t i = 0; i < order.size(); ++i) order[i] = i;
+    const auto classes = planner::build_classes(pending_pods, order, gpu_models);
+    for (std::uint32_t ci = 0; ci < classes.size(); ++ci) {
+      for (std::uint32_t pi : classes[ci].pods) class_of[pi] = ci;
+    }
+    caches.resize(classes.size());
+  }
+  std::uint64_t epoch = 1;  // moves when a gang gives room back: cached failures are stale
 
   // Gang members present (bound or pending), to hold back incomplete gangs.
   std::map<std::string, std::int64_t> gang_members;
@@ -234,15 +291,38 @@ SchedulerPass schedule_pending_pods(ObjectStore& store, const Clock& clock,
       failure =
           fmt::format("gang {} has {} of {} members", g->first, gang_members[g->first], g->second);
     }
+    const bool lone = unit.size() == 1 && !gang_of(unit.front()->pod);
     for (auto* pp : unit) {
       if (!failure.empty()) break;
-      NodeSlot* slot = best_node(pp->pod, slots, why);
+      NodeSlot* slot = nullptr;
+      ClassCache& cache = caches[class_of[static_cast<std::size_t>(pp - pending.data())]];
+      if (lone && pp->pod.anti_affinity_hostname.empty()) {
+        if (cache.failure_epoch == epoch) {
+          failure = cache.failure;
+          break;
+        }
+        if (!cache.indexed) {
+          for (std::uint32_t i = 0; i < slots.size(); ++i) {
+            if (admits_statically(pp->pod, slots[i])) cache.admitting.push_back(i);
+          }
+          cache.indexed = true;
+        }
+        slot = best_admitting_node(pp->pod, cache.admitting, slots);
+      } else {
+        slot = best_node(pp->pod, slots, why);
+      }
       if (!slot) {
+        if (why.empty()) best_node(pp->pod, slots, why);  // the fast path counts no reasons
         failure = unschedulable_message(slots.size(), why);
+        if (lone) {
+          cache.failure = failure;
+          cache.failure_epoch = epoch;
+        }
         break;
       }
       slot->used += pp->pod.requests;
       slot->placed.push_back(pp->pod);
+      if (!pp->pod.anti_affinity_hostname.empty()) slot->repels = true;
       placed.emplace_back(pp, slot);
     }
     if (!failure.empty()) {
@@ -251,6 +331,7 @@ SchedulerPass schedule_pending_pods(ObjectStore& store, const Clock& clock,
         slot->used -= pp->pod.requests;
         slot->placed.pop_back();
       }
+      if (!placed.empty()) ++epoch;
       for (auto* pp : unit) {
         bool newly = false;
         try {

@@ -22,6 +22,7 @@ class PendingPods final : public ClusterView {
   bool cordon(const std::string&) override { return true; }
   bool uncordon(const std::string&) override { return true; }
   bool add_taint(const std::string&, const Taint&) override { return true; }
+  bool remove_taint(const std::string&, const std::string&) override { return true; }
   EvictOutcome evict(const std::string&, const std::string&) override {
     return EvictOutcome::Evicted;
   }

@@ -138,11 +138,111 @@ TEST(Controller, EmptyNodeIsRemovedAfterTheTtlAndNotBefore) {
   EXPECT_TRUE(w.cloud.terminated.empty());
   EXPECT_TRUE(w.cluster.has_node("node-i-empty"));
 
+  // Cordoned first, deleted on a later loop once it is seen still empty.
   w.clock.set(kStart + 61);
-  EXPECT_EQ(w.loop().removed, 1);
+  EXPECT_EQ(w.loop().removed, 0);
   EXPECT_EQ(w.cluster.cordoned, std::vector<std::string>{"node-i-empty"});
+  EXPECT_TRUE(w.cluster.deleted.empty());
+  w.clock.set(kStart + 62);
+  EXPECT_EQ(w.loop().removed, 1);
   EXPECT_EQ(w.cluster.deleted, std::vector<std::string>{"node-i-empty"});
   EXPECT_EQ(w.cloud.terminated, std::vector<std::string>{"i-empty"});
+}
+
+TEST(Controller, APodBoundBetweenTheSnapshotAndTheCordonKeepsItsNodeAndRuns) {
+  // kube-scheduler binds a pod to the empty node in the instant between the snapshot that
+  // found it empty and the cordon: deleting it then would fail the pod (issue 20).
+  World w;
+  w.existing_node("i-late", kStart - 3600);
+  w.loop();
+  w.clock.set(kStart + 61);
+  w.loop();
+  ASSERT_EQ(w.cluster.cordoned, std::vector<std::string>{"node-i-late"});
+  ASSERT_EQ(w.cluster.state.nodes[0].taints.size(), 1u);
+  EXPECT_EQ(w.cluster.state.nodes[0].taints[0].key, "fitscale.io/to-be-deleted");
+  EXPECT_EQ(w.cluster.state.nodes[0].taints[0].effect, TaintEffect::NoSchedule);
+  Pod late = make_pod("late", 500, kGi);
+  late.node_name = "node-i-late";  // bound, still Pending: the kubelet has not started it
+  w.cluster.add_pod(late);
+
+  w.clock.set(kStart + 62);
+  EXPECT_EQ(w.loop().removed, 0);
+  EXPECT_TRUE(w.cluster.deleted.empty());
+  EXPECT_TRUE(w.cloud.terminated.empty());
+  EXPECT_EQ(w.cluster.uncordoned, std::vector<std::string>{"node-i-late"});
+  ASSERT_TRUE(w.cluster.has_node("node-i-late"));
+  EXPECT_FALSE(w.cluster.state.nodes[0].unschedulable);
+  EXPECT_TRUE(w.cluster.state.nodes[0].taints.empty()) << "the to-be-deleted taint is removed";
+  const auto events = w.cluster.events_about("node-i-late");
+  ASSERT_FALSE(events.empty());
+  EXPECT_EQ(events.back().reason, "RemovalCancelled");
+  EXPECT_EQ(events.back().message,
+            "fitscale keeps this node: pod team-a/late was bound to it after the cordon");
+
+  // The pod runs and finishes; the node is idle again and goes after emptyAfter, in two steps.
+  w.cluster.pod("late").phase = PodPhase::Running;
+  w.cluster.touch();
+  w.clock.set(kStart + 100);
+  w.loop();
+  std::erase_if(w.cluster.state.pods, [](const Pod& p) { return p.name == "late"; });
+  w.cluster.touch();
+  w.clock.set(kStart + 101);
+  w.loop();
+  EXPECT_TRUE(w.cluster.has_node("node-i-late"));
+  w.clock.set(kStart + 162);
+  w.loop();
+  w.clock.set(kStart + 163);
+  EXPECT_EQ(w.loop().removed, 1);
+  EXPECT_EQ(w.cloud.terminated, std::vector<std::string>{"i-late"});
+}
+
+TEST(Controller, ARestartBetweenTheTwoStepsFinishesOrGivesBackTheNodesAnEarlierRunCordoned) {
+  World w;
+  const Taint mark{"fitscale.io/to-be-deleted", std::to_string(kStart - 5),
+                   TaintEffect::NoSchedule};
+  Node& empty = w.existing_node("i-empty", kStart - 3600);
+  empty.unschedulable = true;
+  empty.taints.push_back(mark);
+  Node& busy = w.existing_node("i-busy", kStart - 3600);
+  busy.unschedulable = true;
+  busy.taints.push_back(mark);
+  Pod late = make_pod("late", 500, kGi);
+  late.node_name = "node-i-busy";
+  w.cluster.add_pod(late);
+  w.loop();  // adopts both
+  w.clock.set(kStart + 1);
+  EXPECT_EQ(w.loop().removed, 1);
+  EXPECT_EQ(w.cluster.deleted, std::vector<std::string>{"node-i-empty"});
+  EXPECT_EQ(w.cloud.terminated, std::vector<std::string>{"i-empty"});
+  ASSERT_TRUE(w.cluster.has_node("node-i-busy"));
+  EXPECT_EQ(w.cluster.uncordoned, std::vector<std::string>{"node-i-busy"});
+  for (const auto& n : w.cluster.state.nodes) {
+    EXPECT_FALSE(n.unschedulable) << n.name;
+    EXPECT_TRUE(n.taints.empty()) << n.name;
+  }
+}
+
+TEST(Controller, AStopRequestEndsTheLoopAtTheNextCheckpointAndTheNextLoopPlansAgain) {
+  bool stop = true;
+  int checks = 0;
+  ControllerOptions o = with_policy(tiny_policy());
+  o.checkpoint = [&] {
+    ++checks;
+    return stop;
+  };
+  World w(o);
+  w.cluster.add_pod(make_pod("train", 500, kGi));
+  const LoopResult stopped = w.loop();
+  EXPECT_TRUE(stopped.stopped);
+  EXPECT_FALSE(stopped.planned);
+  EXPECT_EQ(w.cloud.launched_count(), 0);
+  EXPECT_EQ(checks, 1);
+  // Not stopped (a replica whose SIGTERM was a false alarm cannot exist, but a loop cut short
+  // must not have lost what it had to do): nothing changed, yet the next loop plans and launches.
+  stop = false;
+  const LoopResult next = w.loop();
+  EXPECT_TRUE(next.planned);
+  EXPECT_EQ(next.launched, 1);
 }
 
 TEST(Controller, NodeRunningABatchPodIsNeverRemoved) {
@@ -187,10 +287,12 @@ TEST(Controller, DrainBlockedByDisruptionBudgetUncordonsTheNodeThenFinishesLater
   EXPECT_EQ(w.cluster.cordoned.size(), 1u);
 
   // The budget allows it now; the node has been idle for emptyAfter since the loop after the
-  // blocked try: the pod is evicted and the node goes.
+  // blocked try: the pod is evicted, and the node goes on the next loop.
   w.cluster.evict_outcome = EvictOutcome::Evicted;
   w.clock.advance(70);
   w.cluster.touch();
+  EXPECT_EQ(w.loop().removed, 0);
+  w.clock.advance(1);
   EXPECT_EQ(w.loop().removed, 1);
   EXPECT_EQ(w.cluster.evicted, std::vector<std::string>{"team-a/web"});
   EXPECT_EQ(w.cluster.deleted, std::vector<std::string>{"node-i-svc"});

@@ -67,6 +67,13 @@ class FakeCluster final : public ClusterView {
     touch();
     return true;
   }
+  bool remove_taint(const std::string& node, const std::string& key) override {
+    for (auto& n : state.nodes) {
+      if (n.name == node) std::erase_if(n.taints, [&](const Taint& t) { return t.key == key; });
+    }
+    touch();
+    return true;
+  }
   EvictOutcome evict(const std::string& ns, const std::string& pod) override {
     if (evict_outcome == EvictOutcome::Evicted) {
       evicted.push_back(ns + "/" + pod);

@@ -70,5 +70,23 @@ TEST(Readiness, LeaderWithAStalledLoopTurnsUnready) {
   EXPECT_EQ(r.explain(), "last loop 31s ago (> 3 x 10s)");
 }
 
+TEST(Readiness, ALongLoopInProgressIsWorkNotAStallUntilItLooksWedged) {
+  Time now = 1000;
+  Readiness r(10, [&] { return now; });
+  r.set_synced(true);
+  r.set_leader(true);
+  r.loop_finished({.at = 1000});
+  now = 1005;
+  r.loop_started();  // a burst: this loop takes minutes
+  now = 1100;
+  EXPECT_TRUE(r.ready()) << r.explain();
+  EXPECT_EQ(r.explain(), "ready (loop running for 95s)");
+  now = 1306;
+  EXPECT_FALSE(r.ready());
+  EXPECT_EQ(r.explain(), "loop running for 301s (> 300s)");
+  r.loop_finished({.at = 1306});
+  EXPECT_TRUE(r.ready());
+}
+
 }  // namespace
 }  // namespace fitscale::obs

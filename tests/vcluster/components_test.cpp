@@ -161,6 +161,41 @@ TEST_F(VclusterComponents, SchedulerHonoursResourcesSelectorsAndTaints) {
   EXPECT_EQ(node_of("tolerant"), small);
 }
 
+TEST_F(VclusterComponents, ABurstOfIdenticalPodsFillsTheRoomThereIsAndTheRestSayWhy) {
+  // The scheduler looks at a class of identical pods once per node, not each pod at each node:
+  // what it binds and what it says of the rest must not change for it.
+  const std::string a = launch("m5.large", "us-east-1a", CapacityType::Spot);  // 2 vCPU
+  const std::string b = launch("m5.large", "us-east-1b", CapacityType::Spot);
+  clock.t += 10;
+  cluster.tick();
+  for (int i = 0; i < 12; ++i) {
+    ASSERT_EQ(call("POST", "/api/v1/namespaces/default/pods", pod("p" + std::to_string(i), "500m"))
+                  .status,
+              201);
+  }
+  cluster.tick();
+  int on_a = 0, on_b = 0, unbound = 0;
+  for (int i = 0; i < 12; ++i) {
+    const std::string n = node_of("p" + std::to_string(i));
+    on_a += n == a;
+    on_b += n == b;
+    if (n.empty()) {
+      ++unbound;
+      auto conds = call("GET", "/api/v1/namespaces/default/pods/p" + std::to_string(i))
+                       .body["status"]["conditions"];
+      ASSERT_EQ(conds.size(), 1u);
+      EXPECT_EQ(conds[0]["reason"], "Unschedulable");
+      EXPECT_EQ(conds[0]["message"], "0/2 nodes are available: 2 Insufficient cpu.");
+    }
+  }
+  // Most-allocated first: one node fills before the other takes a pod. An m5.large's
+  // allocatable CPU holds three 500m pods once the system reservation is taken.
+  EXPECT_GT(on_a + on_b, 0);
+  EXPECT_EQ(on_a + on_b + unbound, 12);
+  EXPECT_GT(unbound, 0);
+  EXPECT_EQ(on_a, on_b);  // both full, the same size
+}
+
 TEST_F(VclusterComponents, SchedulerNeverBindsAGatedPodAndSaysWhyItWaits) {
   const std::string node = launch("m5.large", "us-east-1a", CapacityType::Spot);
   clock.t += 10;

@@ -74,5 +74,61 @@ TEST(VclusterRemoteSimCloud, LaunchListTerminateOverHttp) {
   EXPECT_THROW(RemoteSimCloud({url, "", 2000}).list_instances(), std::runtime_error);
 }
 
+TEST(VclusterRemoteSimCloud, AQuietCheckIsOneSmallReplyAndAnyChangeMovesTheGeneration) {
+  FixedClock clock;
+  Catalog catalog =
+      build_catalog(parse_catalog_csv(default_catalog_csv(), "embedded"), CatalogOptions{});
+  SimCloud sim(catalog, clock, SimCloudOptions{});
+  VirtualClusterOptions options;
+  options.http.token = "secret";
+  VirtualCluster cluster(catalog, sim, &sim, clock, options);
+  const std::string url = "http://127.0.0.1:" + std::to_string(cluster.listen("127.0.0.1", 0));
+  RemoteSimCloud cloud({url, "secret", 5000});
+  LaunchRequest req;
+  req.instance_type = "m5.large";
+  req.zone = "us-east-1a";
+  req.count = 3;
+  req.client_token = "tok";
+  const LaunchResult r = cloud.launch(req);
+  ASSERT_EQ(r.launched.size(), 3u);
+
+  // More machines than the server takes in one request: sent in parts, all launched, and a
+  // retry with the same client token launches nothing more.
+  LaunchRequest many = req;
+  many.count = 2500;
+  many.client_token = "tok-many";
+  EXPECT_EQ(cloud.launch(many).launched.size(), 2500u);
+  EXPECT_EQ(cloud.launch(many).launched.size(), 2500u);
+  EXPECT_EQ(cloud.list_instances().size(), 2503u);
+  std::vector<std::string> extra;
+  for (const auto& i : cloud.list_instances()) {
+    if (i.id != r.launched[0].id && i.id != r.launched[1].id && i.id != r.launched[2].id)
+      extra.push_back(i.id);
+  }
+  cloud.terminate(extra);
+
+  const auto g1 = cloud.generation();
+  ASSERT_TRUE(g1.has_value()) << "the simulated cloud keeps a generation";
+  ASSERT_NE(cloud.lend_instances(), nullptr);
+  EXPECT_EQ(cloud.lend_instances()->size(), 3u);
+  EXPECT_EQ(cloud.generation(), g1) << "nothing changed";
+
+  cloud.terminate({r.launched[0].id});
+  const auto g2 = cloud.generation();
+  ASSERT_TRUE(g2.has_value());
+  EXPECT_NE(*g2, *g1);
+  EXPECT_EQ(cloud.lend_instances()->size(), 2u);
+  EXPECT_EQ(cloud.list_instances().size(), 2u);
+  // An interruption notice changes what the listing says, so the generation moves too.
+  sim.mark_interruption(r.launched[1].id);
+  const auto g3 = cloud.generation();
+  EXPECT_NE(g3, g2);
+  bool noticed = false;
+  for (const auto& i : *cloud.lend_instances()) noticed |= i.interruption_notice;
+  EXPECT_TRUE(noticed);
+  cluster.stop();
+  EXPECT_EQ(cloud.generation(), std::nullopt) << "unreachable: the controller lists and fails";
+}
+
 }  // namespace
 }  // namespace fitscale::vcluster

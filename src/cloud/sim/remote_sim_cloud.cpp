@@ -2,6 +2,8 @@
 
 #include <curl/curl.h>
 
+#include <algorithm>
+#include <iterator>
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <stdexcept>
@@ -95,16 +97,34 @@ std::string RemoteSimCloud::request(const std::string& method, const std::string
 }
 
 LaunchResult RemoteSimCloud::launch(const LaunchRequest& req) {
-  try {
-    return launch_result_from_json(
-        nlohmann::json::parse(request("POST", "launch", launch_request_to_json(req).dump())));
-  } catch (const std::exception& e) {
-    LaunchResult r;
-    r.failures.push_back(
-        LaunchFailure{req.instance_type + "/" + req.zone + "/" + to_string(req.capacity_type),
-                      req.count, "RequestError", e.what(), false});
-    return r;
+  // The server takes at most kMaxLaunchCount machines a request; a burst asks for thousands of
+  // one type at once (3,505 t3a.medium for 50,000 pods), which were refused whole. Each part
+  // has its own client token derived from the request's, so a retried launch launches nothing
+  // twice, and a share of the hourly cap in proportion to its count.
+  constexpr int kMaxLaunchCount = 1000;
+  LaunchResult out;
+  for (int done = 0, part = 0; done < req.count; ++part) {
+    LaunchRequest chunk = req;
+    chunk.count = std::min(kMaxLaunchCount, req.count - done);
+    if (part > 0 && !req.client_token.empty())
+      chunk.client_token = req.client_token + "-" + std::to_string(part);
+    if (req.max_total_micros_per_hour && chunk.count != req.count)
+      chunk.max_total_micros_per_hour = *req.max_total_micros_per_hour * chunk.count / req.count;
+    done += chunk.count;
+    try {
+      LaunchResult r = launch_result_from_json(
+          nlohmann::json::parse(request("POST", "launch", launch_request_to_json(chunk).dump())));
+      out.launched.insert(out.launched.end(), std::make_move_iterator(r.launched.begin()),
+                          std::make_move_iterator(r.launched.end()));
+      out.failures.insert(out.failures.end(), std::make_move_iterator(r.failures.begin()),
+                          std::make_move_iterator(r.failures.end()));
+    } catch (const std::exception& e) {
+      out.failures.push_back(
+          LaunchFailure{req.instance_type + "/" + req.zone + "/" + to_string(req.capacity_type),
+                        chunk.count, "RequestError", e.what(), false});
+    }
   }
+  return out;
 }
 
 void RemoteSimCloud::terminate(const std::vector<std::string>& ids) {
@@ -112,18 +132,44 @@ void RemoteSimCloud::terminate(const std::vector<std::string>& ids) {
   request("POST", "terminate", nlohmann::json{{"ids", ids}}.dump());
 }
 
-std::vector<Instance> RemoteSimCloud::list_instances() {
-  const std::string body = request("GET", "instances", "");
+void RemoteSimCloud::refresh() const {
+  const std::string path = listing_generation_
+                               ? "instances?unchangedSince=" + std::to_string(*listing_generation_)
+                               : "instances";
+  const std::string body = request("GET", path, "");
   nlohmann::json j;
   try {
     j = nlohmann::json::parse(body);
   } catch (const nlohmann::json::parse_error& e) {
     throw std::runtime_error(std::string("sim cloud: instances: invalid JSON: ") + e.what());
   }
+  if (listing_generation_ && j.value("unchanged", false)) return;
   std::vector<Instance> out;
   for (const auto& i : j.value("instances", nlohmann::json::array()))
     out.push_back(instance_from_json(i));
-  return out;
+  listing_ = std::move(out);
+  listing_generation_.reset();
+  if (j.contains("generation") && j["generation"].is_number_unsigned())
+    listing_generation_ = j["generation"].get<std::uint64_t>();
+}
+
+std::vector<Instance> RemoteSimCloud::list_instances() {
+  refresh();
+  return listing_;
+}
+
+std::optional<std::uint64_t> RemoteSimCloud::generation() const {
+  try {
+    refresh();
+  } catch (const std::exception&) {
+    listing_generation_.reset();
+    return std::nullopt;  // the controller lists, and list_instances() throws the reason
+  }
+  return listing_generation_;
+}
+
+const std::vector<Instance>* RemoteSimCloud::lend_instances() const {
+  return listing_generation_ ? &listing_ : nullptr;
 }
 
 }  // namespace fitscale

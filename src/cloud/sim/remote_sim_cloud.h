@@ -3,6 +3,8 @@
 // uses, so the controller launches into the same cloud whose instances `fitscale cluster`
 // registers as Nodes. Endpoints: /fitscale.io/sim-cloud/{instances,launch,terminate} on the
 // cluster's API server (the kubeconfig's server URL).
+#include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -33,13 +35,24 @@ class RemoteSimCloud final : public CloudProvider {
   void terminate(const std::vector<std::string>& instance_ids) override;
   // Throws std::runtime_error: the controller must not act on a cloud view it could not read.
   std::vector<Instance> list_instances() override;
+  // One small request (GET instances?unchangedSince=G): a quiet loop neither downloads nor
+  // parses the whole listing. nullopt when the server keeps no generation (an EC2 backend) or
+  // cannot be reached (list_instances then says why).
+  std::optional<std::uint64_t> generation() const override;
+  // The listing fetched by the last generation() or list_instances() call.
+  const std::vector<Instance>* lend_instances() const override;
 
  private:
+  // Brings the cached listing up to date: a full GET only when it changed.
+  void refresh() const;
   // Returns the response body; throws std::runtime_error on transport errors and non-2xx.
   std::string request(const std::string& method, const std::string& path,
                       const std::string& body) const;
 
   RemoteSimCloudOptions options_;
+  // The last listing and its generation (nullopt: none, or a server that keeps none).
+  mutable std::vector<Instance> listing_;
+  mutable std::optional<std::uint64_t> listing_generation_;
 };
 
 }  // namespace fitscale
