@@ -36,8 +36,8 @@ inline constexpr std::string_view kCapacityRevoked = "CapacityRevoked";
 
 // How long found or provisioned capacity stays booked for the request's pods (cluster-
 // autoscaler's default reservation time), and how long a request that never got capacity lives.
-inline constexpr Seconds kBookingSeconds = 10 * 60;
-inline constexpr Seconds kExpirySeconds = 7 * 24 * 3600;
+inline constexpr Seconds kBookingSeconds = Seconds{10} * 60;
+inline constexpr Seconds kExpirySeconds = Seconds{7} * 24 * 3600;
 }  // namespace provreq
 
 enum class ProvisioningClass { CheckCapacity, AtomicScaleUp, Unsupported };
