@@ -791,6 +791,7 @@ class Planner {
       d->owner_namespace = ns;
       d->job = job;
       d->offering_index = g.offering;
+      d->all_or_nothing = separate;  // a gang's
       if (o.pool_index < catalog_.pools.size()) d->pool = catalog_.pools[o.pool_index].name;
     } else {
       d = &out_.launch[static_cast<std::size_t>(it - launch_keys_.begin())];

@@ -29,6 +29,7 @@ TEST(PodGroupPlan, AGroupWithoutItsPodGroupWaitsAndTheOtherPodsArePlanned) {
   const Plan plan_ = plan(s, gpu_catalog(), testing::no_budgets(), 0);
   ASSERT_EQ(plan_.launch.size(), 1u);
   EXPECT_EQ(plan_.launch[0].pods, std::vector<std::string>{"team-a/lone"});
+  EXPECT_FALSE(plan_.launch[0].all_or_nothing);
   const auto* u = testing::reason_for(plan_, "team-a/w-0");
   ASSERT_NE(u, nullptr);
   EXPECT_EQ(u->kind, UnschedulableKind::GangIncomplete);
@@ -51,6 +52,7 @@ TEST(PodGroupPlan, OnceThePodGroupIsSeenItsMembersLaunchTogether) {
   ASSERT_EQ(plan_.launch.size(), 1u);
   EXPECT_EQ(plan_.launch[0].count, 3);
   EXPECT_EQ(plan_.launch[0].pods.size(), 3u);
+  EXPECT_TRUE(plan_.launch[0].all_or_nothing) << "a gang's nodes: all or none at the cloud";
 }
 
 TEST(PodGroupPlan, APodGroupLargerThanItsPodsHoldsThemBack) {
