@@ -30,12 +30,14 @@
 #include "cloud/aws/aws_stack.h"
 #include "cloud/sim/remote_sim_cloud.h"
 #include "controller/controller.h"
+#include "controller/provisioning_view.h"
 #include "cost/budget_alerts_from_config.h"
 #include "cost/memory_ledger.h"
 #include "cost/sqlite_ledger.h"
 #include "kube/api_access.h"
 #include "kube/decode_codecs.h"
 #include "kube/kube_cluster_view.h"
+#include "kube/kube_provisioning_store.h"
 #include "kube/kubeconfig.h"
 #include "kube/launch_writer.h"
 #include "kube/leader_election.h"
@@ -442,6 +444,11 @@ int run(const RunFlags& f) {
   std::function<bool()> may_act = [&] { return elector && elector->is_leader(); };
   view.set_write_gate(may_act, f.dry_run ? "dry run" : "not the leader");
   NthTaintView nth_view(view);
+  // Kueue's ProvisioningRequests, served through the controller's own planning (docs/kueue.md).
+  KubeProvisioningStore provisioning(kube, log, catalog.gpu_models);
+  provisioning.set_write_gate(may_act);
+  ProvisioningRequestView provisioning_view(nth_view, provisioning, clock, catalog,
+                                            policy_from_config(config));
   GatedCloud cloud(*provider.provider, may_act, log, nth_view.tainted());
 
   std::unique_ptr<Ledger> own_ledger;
@@ -539,6 +546,7 @@ int run(const RunFlags& f) {
                                       {"dry_run", f.dry_run ? "true" : "false"},
                                       {"metrics", obs_server ? obs_server->url() : "off"}});
   view.start();
+  provisioning.start();
   budgets.start();
   pools.start();
   launch_writer.start();
@@ -576,14 +584,14 @@ int run(const RunFlags& f) {
       metrics.set_budgets(controller_options.policy.budgets);
       if (alerts.recorder) alerts.recorder->set_budgets(controller_options.policy.budgets);
       pools.update(all, catalog);
-      controller = std::make_unique<Controller>(nth_view, cloud, catalog, clock, ledger, recorder,
-                                                controller_options);
+      controller = std::make_unique<Controller>(provisioning_view, cloud, catalog, clock, ledger,
+                                                recorder, controller_options);
       controller->set_launch_log(&launch_writer);
     } else if (pools.update(all, catalog)) {
       // The offerings changed under the controller: a fresh one plans on them (as a new term).
       controller_options.policy.budgets = budgets.current();
-      controller = std::make_unique<Controller>(nth_view, cloud, catalog, clock, ledger, recorder,
-                                                controller_options);
+      controller = std::make_unique<Controller>(provisioning_view, cloud, catalog, clock, ledger,
+                                                recorder, controller_options);
       controller->set_launch_log(&launch_writer);
     }
     if (const Budgets& b = budgets.budgets(budgets_changed); budgets_changed) {

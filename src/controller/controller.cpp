@@ -570,6 +570,7 @@ void Controller::launch(const Plan& p, const Snapshot& snapshot, Time now, LoopR
     set_node_labels_and_taints(catalog_, d, req);
     req.owner_namespace = d.owner_namespace;
     req.job = d.job;
+    req.all_or_nothing = d.all_or_nothing;
     // Deterministic and unique per decision: a retried call never launches twice.
     req.client_token =
         options_.cluster_name + "-" + std::to_string(now) + "-" + std::to_string(++st.launches);

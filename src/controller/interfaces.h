@@ -195,6 +195,8 @@ struct LaunchRequest {
   // they still allow). A cloud that can enforce it does (EC2 CreateFleet MaxTotalPrice), so a
   // bug above cannot overspend. nullopt: no hourly cap applies.
   std::optional<Micros> max_total_micros_per_hour;
+  // A gang's: `count` instances or none (LaunchDecision::all_or_nothing).
+  bool all_or_nothing = false;
 };
 
 struct LaunchFailure {

@@ -20,11 +20,15 @@ bool looks_like_json(std::string_view text) {
 DecodedObjects decode_objects(std::string_view text, std::string_view source,
                               const std::vector<std::string>& gpu_models, bool skip_bad_pods) {
   JsonDecoder decoder(gpu_models);
-  if (looks_like_json(text)) return decoder.decode(text, source, skip_bad_pods);
   DecodedObjects out;
-  for (const YamlObject& o : split_yaml_objects(text, source)) {
-    decoder.decode_into(o.json, o.where, o.kind_hint, skip_bad_pods, out);
+  if (looks_like_json(text)) {
+    out = decoder.decode(text, source, skip_bad_pods);
+  } else {
+    for (const YamlObject& o : split_yaml_objects(text, source)) {
+      decoder.decode_into(o.json, o.where, o.kind_hint, skip_bad_pods, out);
+    }
   }
+  apply_pod_groups(out.pods, out.pod_groups);
   return out;
 }
 

@@ -20,8 +20,8 @@
 // - required pod anti-affinity terms whose topologyKey is kubernetes.io/hostname (others are
 //   ignored: they do not constrain which node type to launch);
 // - the controller owner reference (controller: true), gang (fitscale.io/gang or
-//   scheduling.x-k8s.io/pod-group with a size), activeDeadlineSeconds, priority, phase,
-//   nodeName, creation and deletion timestamps.
+//   scheduling.x-k8s.io/pod-group: its size from a label, its PodGroup object, or not yet known),
+//   activeDeadlineSeconds, priority, phase, nodeName, creation and deletion timestamps.
 // A node keeps its labels as they are and gains the canonical key of every alias label it
 // carries (an old node's beta.kubernetes.io/instance-type also appears as
 // node.kubernetes.io/instance-type). Its state is Ready when its Ready condition is True, else
@@ -38,6 +38,7 @@
 #include "controller/interfaces.h"
 #include "model/node.h"
 #include "model/pod.h"
+#include "model/pod_group.h"
 
 namespace fitscale {
 
@@ -45,6 +46,9 @@ struct DecodedObjects {
   std::vector<Node> nodes;
   std::vector<Pod> pods;
   std::vector<PodDisruptionBudgetView> pdbs;
+  // Coscheduling PodGroups (scheduling.x-k8s.io): decode_objects has already sized the pods of
+  // these groups by them (model/pod_group.h); kept for what else wants to know.
+  std::vector<PodGroupView> pod_groups;
   // Pods skipped in skip_bad_pods mode: ("ns/name", "field: what is wrong").
   std::vector<std::pair<std::string, std::string>> bad_pods;
   // Objects of other kinds (Services, Jobs, ...) that were read past, e.g. "Service" x 3.
@@ -56,7 +60,8 @@ struct DecodedObjects {
 // YAML several documents of those. JSON or YAML is detected from the first non-blank character.
 // `source` names the input in errors ("cluster.json"). Throws InputError on the first bad object,
 // except that with `skip_bad_pods` a pod that does not decode is reported in bad_pods and skipped
-// (the live controller keeps running and records an event on it).
+// (the live controller keeps running and records an event on it). Pods of a coscheduling group
+// take their gang size from its PodGroup object when the input has one.
 DecodedObjects decode_objects(std::string_view text, std::string_view source,
                               const std::vector<std::string>& gpu_models,
                               bool skip_bad_pods = false);

@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include "kube/decode.h"
+#include "kube/pod_group_codec.h"
 #include "model/error.h"
 #include "model/quantity.h"
 
@@ -549,18 +550,13 @@ class Decoder {
       return Gang{it->second, *size};
     }
     if (auto it = pod.labels.find(label::kPodGroup); it != pod.labels.end()) {
+      // The plugin sizes the group by its PodGroup object (model/pod_group.h applies it once
+      // the objects are read); a size on the pod stands in until then. With neither the pod
+      // waits for its PodGroup, as the plugin makes it wait: never an error.
       auto size = gang_size(pod, {"scheduling.x-k8s.io/min-available", label::kGangSize}, p, where);
-      if (!size) {
-        if (where.empty()) {
-          p.add_at(
-              "metadata.labels." + std::string(label::kPodGroup),
-              "pod group \"" + it->second +
-                  "\" needs its size: annotation or label scheduling.x-k8s.io/min-available or " +
-                  std::string(label::kGangSize));
-        }
-        return std::nullopt;
-      }
-      return Gang{it->second, *size};
+      if (!size && !where.empty()) return std::nullopt;  // a size that is not a number
+      Gang g{it->second, size.value_or(1), true, !size.has_value()};
+      return g;
     }
     return std::nullopt;
   }
@@ -972,9 +968,24 @@ struct JsonDecoder::Impl {
       PodDisruptionBudgetView b = d.pdb(o, p);
       if (p.any()) raise();
       out.pdbs.push_back(std::move(b));
+    } else if (kind == "PodGroup" && is_coscheduling(o)) {
+      // A handful per cluster: read through the one PodGroup reader the informer uses too.
+      try {
+        out.pod_groups.push_back(decode_pod_group(nlohmann::json::parse(simdjson::to_string(o))));
+      } catch (const InputError& e) {
+        p.first = e.what();
+        raise();
+      }
     } else {
       ++out.ignored;  // Services, Jobs, Events...: not what the planner looks at
     }
+  }
+
+  // Volcano has a PodGroup kind too (scheduling.volcano.sh); only the coscheduling one is read.
+  static bool is_coscheduling(dom::object o) {
+    std::string_view api_version;
+    if (o["apiVersion"].get(api_version) != simdjson::SUCCESS) return false;
+    return api_version.substr(0, api_version.find('/')) == kPodGroupApiGroup;
   }
 
   void decode_root(dom::element root, std::string_view source, std::string_view kind_hint,

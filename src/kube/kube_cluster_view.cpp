@@ -2,7 +2,9 @@
 
 #include <nlohmann/json.hpp>
 
+#include "kube/api_discovery.h"
 #include "kube/leader_election.h"
+#include "kube/pod_group_codec.h"
 
 namespace fitscale {
 
@@ -26,6 +28,7 @@ KubeClusterView::KubeClusterView(const KubeConfig& config, const Clock& clock,
       nodes_(config, std::move(codecs.nodes), log, options.informer),
       pods_(config, std::move(codecs.pods), log, options.informer),
       pdbs_(config, std::move(codecs.pdbs), log, options.informer),
+      pod_groups_(config, pod_group_codec(), log, options.informer),
       writer_(config, options.client),
       events_(config, clock, [&] {
         EventRecorderOptions e = options.events;
@@ -48,6 +51,17 @@ void KubeClusterView::start() {
   nodes_.start();
   pods_.start();
   pdbs_.start();
+  std::string why;
+  std::unique_lock lock(write_mu_);
+  const Served served = served_resource(writer_, "scheduling.x-k8s.io/v1alpha1", "podgroups", &why);
+  if (served == Served::Unknown)
+    log_.warn("cannot ask whether coscheduling PodGroups are served; reading them anyway",
+              {{"error", why}});
+  lock.unlock();
+  if (served != Served::No) {
+    pod_groups_.start();
+    pod_groups_started_ = true;
+  }
 }
 
 void KubeClusterView::stop() {
@@ -56,9 +70,11 @@ void KubeClusterView::stop() {
   nodes_.request_stop();
   pods_.request_stop();
   pdbs_.request_stop();
+  pod_groups_.request_stop();
   nodes_.stop();
   pods_.stop();
   pdbs_.stop();
+  pod_groups_.stop();
 }
 
 void KubeClusterView::set_write_gate(std::function<bool()> gate, std::string why) {
@@ -79,7 +95,8 @@ bool KubeClusterView::synced() const {
 
 std::uint64_t KubeClusterView::generation() const {
   // Each cache's counter only grows, so the sum changes whenever any of them does.
-  return nodes_.cache().generation() + pods_.cache().generation() + pdbs_.cache().generation();
+  return nodes_.cache().generation() + pods_.cache().generation() + pdbs_.cache().generation() +
+         pod_groups_.cache().generation();
 }
 
 ClusterState KubeClusterView::observe() {
@@ -89,6 +106,7 @@ ClusterState KubeClusterView::observe() {
   s.pods = pods_.cache().items();
   s.pdbs = pdbs_.cache().items();
   s.bad_pods = pods_.cache().bad();
+  if (pod_groups_started_) apply_pod_groups(s.pods, pod_groups_.cache().items());
   return s;
 }
 

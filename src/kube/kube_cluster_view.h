@@ -1,7 +1,8 @@
 #pragma once
 // ClusterView over a live Kubernetes API server: observe() reads the informer caches (nodes,
-// pods, PodDisruptionBudgets); the actions are API writes. Writes go through a gate (leader and
-// not dry-run): a replica that lost its lease stops writing at once, even mid-loop.
+// pods, PodDisruptionBudgets, coscheduling PodGroups); the actions are API writes. Writes go
+// through a gate (leader and not dry-run): a replica that lost its lease stops writing at once,
+// even mid-loop.
 #include <atomic>
 #include <functional>
 #include <map>
@@ -14,6 +15,7 @@
 #include "kube/api_client.h"
 #include "kube/event_recorder.h"
 #include "kube/informer.h"
+#include "model/pod_group.h"
 #include "obs/logger.h"
 
 namespace fitscale {
@@ -88,6 +90,10 @@ class KubeClusterView final : public ClusterView {
   Informer<Node> nodes_;
   Informer<Pod> pods_;
   Informer<PodDisruptionBudgetView> pdbs_;
+  // Coscheduling PodGroups, read only where their CRD is served (start()); never part of
+  // synced(): without them a group's pods wait, they are not mis-sized (model/pod_group.h).
+  Informer<PodGroupView> pod_groups_;
+  std::atomic<bool> pod_groups_started_{false};
 
   std::mutex write_mu_;  // the writer connection is used by one caller at a time
   ApiClient writer_;

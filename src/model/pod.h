@@ -41,6 +41,13 @@ struct OwnerRef {
 struct Gang {
   std::string name;  // unique within the namespace
   std::int64_t size = 1;
+  // Named by scheduling.x-k8s.io/pod-group: the coscheduling plugin binds its pods by the
+  // PodGroup object of that name (spec.minMember), which then decides the size.
+  bool coscheduling = false;
+  // A coscheduling group whose size neither the pod nor a PodGroup object says (yet): the
+  // plugin denies such pods at Permit ("PodGroup not found"), so nothing is launched for them;
+  // they wait, with a reason, until the PodGroup appears (model/pod_group.h).
+  bool size_unknown = false;
 };
 
 // A pod as the planner and controller see it: decoded, validated, requests already effective

@@ -9,6 +9,7 @@
 
 #include "model/dominant_share.h"
 #include "model/error.h"
+#include "model/pod_group.h"
 #include "planner/admission.h"
 #include "planner/backfill.h"
 #include "planner/gangs.h"
@@ -33,6 +34,7 @@ struct GangGroup {
   std::int64_t size = 1;
   std::int64_t running = 0;  // members already bound
   std::vector<std::uint32_t> pending;
+  bool size_unknown = false;  // a coscheduling group without its PodGroup (model/pod_group.h)
 };
 
 // One budget unit: a gang, or the pending pods of one Job (or one bare pod).
@@ -135,8 +137,9 @@ class Planner {
       const std::uint32_t i = k.pod;
       const Pod& p = s_.pods[i];
       auto [it, fresh] = gang_index.try_emplace({p.ns, p.gang->name}, gangs_.size());
-      if (fresh) gangs_.push_back({p.ns, p.gang->name, p.gang->size, 0, {}});
+      if (fresh) gangs_.push_back({p.ns, p.gang->name, p.gang->size, 0, {}, false});
       gangs_[it->second].pending.push_back(i);
+      gangs_[it->second].size_unknown |= p.gang->size_unknown;
       gangs_[it->second].size = std::max(gangs_[it->second].size, p.gang->size);
     }
     if (gangs_.empty()) return;
@@ -149,6 +152,13 @@ class Planner {
 
   void drop_incomplete_gangs() {
     for (GangGroup& g : gangs_) {
+      if (g.size_unknown) {
+        const std::string reason = pod_group_missing_reason(g.ns, g.name);
+        for (std::uint32_t pi : g.pending)
+          unschedulable(pi, UnschedulableKind::GangIncomplete, reason);
+        g.pending.clear();
+        continue;
+      }
       const auto have = static_cast<std::int64_t>(g.pending.size()) + g.running;
       if (have < g.size) {
         const std::string reason = "gang " + g.name + " has " + format_count(have) + " of " +
@@ -781,6 +791,7 @@ class Planner {
       d->owner_namespace = ns;
       d->job = job;
       d->offering_index = g.offering;
+      d->all_or_nothing = separate;  // a gang's
       if (o.pool_index < catalog_.pools.size()) d->pool = catalog_.pools[o.pool_index].name;
     } else {
       d = &out_.launch[static_cast<std::size_t>(it - launch_keys_.begin())];

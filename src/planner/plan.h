@@ -45,6 +45,9 @@ struct LaunchDecision {
   std::string job;                   // job key that caused it (first one when several)
   std::uint32_t offering_index = 0;  // into Catalog::offerings
   std::string pool;                  // the pool it launches in (fitscale.io/pool)
+  // A gang's nodes of this offering: all of them or none (a cloud that can, EC2 CreateFleet
+  // with MinTargetCapacity, gives all or nothing; a partial answer is terminated at once).
+  bool all_or_nothing = false;
 };
 
 enum class RemoveReason { Empty, NeverRegistered, Interrupted, NotReady };

@@ -42,6 +42,8 @@ std::vector<ResourceInfo> make_builtins() {
       // applied and dry-run against the virtual cluster (tests/e2e/test_deploy.py).
       builtin("", "configmaps", "configmap", "ConfigMap", true, {"cm"}),
       builtin("", "secrets", "secret", "Secret", true),
+      // What a ProvisioningRequest's podSets refer to (Kueue writes one per pod set).
+      builtin("", "podtemplates", "podtemplate", "PodTemplate", true),
       builtin("", "services", "service", "Service", true, {"svc"}, {}, {"all"}),
       builtin("", "serviceaccounts", "serviceaccount", "ServiceAccount", true, {"sa"}),
       builtin("apps", "deployments", "deployment", "Deployment", true, {"deploy"}, {}, {"all"}),

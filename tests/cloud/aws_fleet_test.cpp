@@ -130,6 +130,37 @@ TEST(AwsFleet, PartialFulfilmentKeepsWhatCameUpAndReportsTheCapacityErrorForTheR
   EXPECT_TRUE(r.failures[0].capacity_error);
 }
 
+TEST(AwsFleet, AnAllOrNothingRequestAsksForItsWholeCountInOneZoneOfOneType) {
+  LaunchRequest r = spot_request();
+  EXPECT_EQ(as_map(create_fleet_params(r, options())).count("SpotOptions.MinTargetCapacity"), 0u);
+  r.all_or_nothing = true;
+  auto p = as_map(create_fleet_params(r, options()));
+  EXPECT_EQ(p.at("SpotOptions.MinTargetCapacity"), "3");
+  EXPECT_EQ(p.at("SpotOptions.SingleInstanceType"), "true");
+  EXPECT_EQ(p.at("SpotOptions.SingleAvailabilityZone"), "true");
+  r.capacity_type = CapacityType::OnDemand;
+  p = as_map(create_fleet_params(r, options()));
+  EXPECT_EQ(p.at("OnDemandOptions.MinTargetCapacity"), "3");
+  EXPECT_EQ(p.at("OnDemandOptions.SingleAvailabilityZone"), "true");
+  EXPECT_EQ(p.count("SpotOptions.MinTargetCapacity"), 0u);
+}
+
+TEST(AwsFleet, APartialAnswerToAnAllOrNothingRequestLaunchesNothingAndNamesWhatToTerminate) {
+  auto d = parse(
+      "<CreateFleetResponse><fleetId>fleet-1</fleetId>"
+      "<fleetInstanceSet><item><lifecycle>spot</lifecycle><instanceIds><item>i-1</item>"
+      "<item>i-2</item></instanceIds></item></fleetInstanceSet></CreateFleetResponse>");
+  LaunchRequest r = spot_request();
+  r.all_or_nothing = true;
+  auto a = parse_create_fleet(d.document_element(), r, 1000);
+  EXPECT_TRUE(a.launched.empty());
+  EXPECT_EQ(a.to_terminate, (std::vector<std::string>{"i-1", "i-2"}));
+  ASSERT_EQ(a.failures.size(), 1u);
+  EXPECT_EQ(a.failures[0].count, 3);
+  EXPECT_TRUE(a.failures[0].capacity_error);
+  EXPECT_EQ(a.failures[0].code, "UnfulfilledCapacity");
+}
+
 TEST(AwsFleet, OnlyCapacityCodesAreCapacityErrors) {
   for (const char* code :
        {"InsufficientInstanceCapacity", "MaxSpotInstanceCountExceeded", "InstanceLimitExceeded",

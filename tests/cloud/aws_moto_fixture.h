@@ -10,6 +10,8 @@
 #include <unistd.h>
 
 #include <chrono>
+#include <pugixml.hpp>
+#include <sstream>
 #include <thread>
 
 #include "aws_fake_transport.h"
@@ -50,9 +52,33 @@ class CapacityFaults final : public HttpTransport {
   std::string code = "InsufficientInstanceCapacity";
   int faults = 0;
   std::vector<std::string> create_fleet_bodies;  // every CreateFleet sent, as sent
+  // CreateFleet answers with one instance fewer than moto launched and an
+  // InsufficientInstanceCapacity error: a partial answer, as EC2 gives one without
+  // MinTargetCapacity (the request itself cannot be changed: it is signed).
+  bool partial_answer = false;
+  std::vector<std::string> hidden;  // the instances left out of partial answers
   HttpResponse post(const std::string& url, const NameValues& headers,
                     const std::string& body) override {
     if (body.find("Action=CreateFleet") != std::string::npos) create_fleet_bodies.push_back(body);
+    if (partial_answer && body.find("Action=CreateFleet") != std::string::npos) {
+      HttpResponse r = next_.post(url, headers, body);
+      pugi::xml_document d;
+      d.load_string(r.body.c_str());
+      pugi::xml_node root = d.document_element();
+      pugi::xml_node ids = root.child("fleetInstanceSet").child("item").child("instanceIds");
+      pugi::xml_node last = ids.last_child();
+      if (last) {
+        hidden.emplace_back(last.text().get());
+        ids.remove_child(last);
+      }
+      pugi::xml_node err = root.append_child("errorSet").append_child("item");
+      err.append_child("errorCode").text().set("InsufficientInstanceCapacity");
+      err.append_child("errorMessage").text().set("not enough capacity for the whole fleet");
+      std::ostringstream out;
+      d.save(out);
+      r.body = out.str();
+      return r;
+    }
     if (!no_capacity_type.empty() && body.find("Action=CreateFleet") != std::string::npos &&
         body.find("InstanceType=" + no_capacity_type + "&") != std::string::npos) {
       ++faults;

@@ -288,5 +288,57 @@ TEST_F(AwsMoto, NoLaunchTemplateIsAConfigErrorNotACapacityError) {
   EXPECT_TRUE(s.provider.list_instances().empty());
 }
 
+// Issue 16 item 2: a gang's nodes of one offering are one CreateFleet instant request that EC2
+// serves whole or not at all.
+TEST_F(AwsMoto, AGangIsOneFleetWithMinTargetCapacityInOneZoneAndComesUpWhole) {
+  Stack s(user, fleet_options("c-gang"));
+  LaunchRequest r = request("g4dn.xlarge", "us-east-1a", CapacityType::Spot, 3);
+  r.all_or_nothing = true;
+  auto result = s.provider.launch(r);
+  ASSERT_TRUE(result.failures.empty()) << result.failures[0].message;
+  EXPECT_EQ(result.launched.size(), 3u);
+  ASSERT_EQ(s.faults.create_fleet_bodies.size(), 1u);
+  const std::string& body = s.faults.create_fleet_bodies[0];
+  EXPECT_NE(body.find("SpotOptions.MinTargetCapacity=3"), std::string::npos) << body;
+  EXPECT_NE(body.find("SpotOptions.SingleAvailabilityZone=true"), std::string::npos) << body;
+  EXPECT_NE(body.find("SpotOptions.SingleInstanceType=true"), std::string::npos) << body;
+  EXPECT_EQ(s.provider.list_instances().size(), 3u);
+}
+
+TEST_F(AwsMoto, APartOfAGangIsTerminatedAtOnceAndTheOfferingBackedOff) {
+  Stack s(user, fleet_options("c-gang-part"));
+  s.faults.partial_answer = true;
+  LaunchRequest r = request("g4dn.xlarge", "us-east-1b", CapacityType::Spot, 3);
+  r.all_or_nothing = true;
+  auto result = s.provider.launch(r);
+  EXPECT_TRUE(result.launched.empty());
+  ASSERT_EQ(result.failures.size(), 1u);
+  EXPECT_EQ(result.failures[0].count, 3);
+  EXPECT_TRUE(result.failures[0].capacity_error) << "the offering is backed off";
+  EXPECT_NE(result.failures[0].message.find("all or nothing: terminating the 2 that did launch"),
+            std::string::npos)
+      << result.failures[0].message;
+  // The two that the answer named are gone; only the one it hid (which EC2 would not have
+  // launched) is left.
+  auto left = s.provider.list_instances();
+  ASSERT_EQ(left.size(), 1u);
+  ASSERT_EQ(s.faults.hidden.size(), 1u);
+  EXPECT_EQ(left[0].id, s.faults.hidden[0]);
+  s.provider.terminate({left[0].id});
+}
+
+TEST_F(AwsMoto, ALoneLaunchKeepsWhatAPartialAnswerBrought) {
+  Stack s(user, fleet_options("c-lone-part"));
+  s.faults.partial_answer = true;
+  auto result = s.provider.launch(request("g4dn.xlarge", "us-east-1b", CapacityType::Spot, 3));
+  EXPECT_EQ(result.launched.size(), 2u);
+  ASSERT_EQ(result.failures.size(), 1u);
+  EXPECT_EQ(result.failures[0].count, 1);
+  EXPECT_EQ(s.faults.create_fleet_bodies[0].find("MinTargetCapacity"), std::string::npos);
+  std::vector<std::string> ids;
+  for (const auto& i : s.provider.list_instances()) ids.push_back(i.id);
+  s.provider.terminate(ids);
+}
+
 }  // namespace
 }  // namespace fitscale::aws

@@ -58,7 +58,17 @@ LaunchResult AwsProvider::launch(const LaunchRequest& request) {
 
 LaunchResult AwsProvider::launch_fleet(const LaunchRequest& request) {
   auto doc = ec2_.call("CreateFleet", create_fleet_params(request, options_));
-  return parse_create_fleet(doc->document_element(), request, clock_.now());
+  FleetAnswer answer = parse_create_fleet(doc->document_element(), request, clock_.now());
+  if (!answer.to_terminate.empty()) {
+    try {
+      terminate(answer.to_terminate);
+    } catch (const AwsError& e) {
+      // Still tagged with the cluster: the next listing finds them, and scale-down removes them
+      // as nodes that never registered.
+      answer.failures.back().message += " (terminate failed: " + std::string(e.what()) + ")";
+    }
+  }
+  return LaunchResult{std::move(answer.launched), std::move(answer.failures)};
 }
 
 std::vector<Instance> AwsProvider::list_instances() {

@@ -50,10 +50,18 @@ NameValues create_fleet_params(const LaunchRequest& r, const AwsProviderOptions&
   p.emplace_back("TargetCapacitySpecification.TotalTargetCapacity", std::to_string(r.count));
   p.emplace_back("TargetCapacitySpecification.DefaultTargetCapacityType",
                  spot ? "spot" : "on-demand");
+  const std::string options = spot ? "SpotOptions." : "OnDemandOptions.";
   if (spot) {
     p.emplace_back("SpotOptions.AllocationStrategy", "price-capacity-optimized");
   } else {
     p.emplace_back("OnDemandOptions.AllocationStrategy", "lowest-price");
+  }
+  if (r.all_or_nothing) {
+    // EC2 launches nothing unless it can launch all of them, of one type in one zone (the
+    // three settings go together: MinTargetCapacity requires the other two).
+    p.emplace_back(options + "MinTargetCapacity", std::to_string(r.count));
+    p.emplace_back(options + "SingleInstanceType", "true");
+    p.emplace_back(options + "SingleAvailabilityZone", "true");
   }
   if (r.max_total_micros_per_hour) {
     // EC2 stops launching once the fleet's instances would cost more than this per hour: the
@@ -82,8 +90,8 @@ NameValues create_fleet_params(const LaunchRequest& r, const AwsProviderOptions&
   return p;
 }
 
-LaunchResult parse_create_fleet(const pugi::xml_node& response, const LaunchRequest& r, Time now) {
-  LaunchResult out;
+FleetAnswer parse_create_fleet(const pugi::xml_node& response, const LaunchRequest& r, Time now) {
+  FleetAnswer out;
   for (auto item : response.child("fleetInstanceSet").children("item")) {
     const std::string lifecycle = text(item, "lifecycle");
     for (auto id : item.child("instanceIds").children("item")) {
@@ -121,6 +129,17 @@ LaunchResult parse_create_fleet(const pugi::xml_node& response, const LaunchRequ
                 std::to_string(r.count) + " instances and gave no error";
   }
   f.capacity_error = f.code == "UnfulfilledCapacity" || is_capacity_error(f.code);
+  if (r.all_or_nothing && !out.launched.empty()) {
+    // MinTargetCapacity should have prevented this; if EC2 (or what stands in for it) answered
+    // with part of a gang anyway, the part is useless: it is terminated at once, the offering is
+    // backed off, and the whole count counts as not launched.
+    for (const Instance& i : out.launched) out.to_terminate.push_back(i.id);
+    f.message += "; all or nothing: terminating the " + std::to_string(out.launched.size()) +
+                 " that did launch";
+    f.count = r.count;
+    f.capacity_error = true;
+    out.launched.clear();
+  }
   out.failures.push_back(std::move(f));
   return out;
 }

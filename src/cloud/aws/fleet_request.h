@@ -20,8 +20,12 @@ std::string provider_id(const std::string& zone, const std::string& instance_id)
 NameValues create_fleet_params(const LaunchRequest& request, const AwsProviderOptions& options);
 
 // What came up (`launched`) and, for the rest, why (`failures`; capacity_error only for the
-// capacity codes, see is_capacity_error).
-LaunchResult parse_create_fleet(const pugi::xml_node& response, const LaunchRequest& request,
-                                Time now);
+// capacity codes, see is_capacity_error). An all-or-nothing request answered in part launches
+// nothing: the part is in `to_terminate`, for the caller to terminate at once.
+struct FleetAnswer : LaunchResult {
+  std::vector<std::string> to_terminate;
+};
+FleetAnswer parse_create_fleet(const pugi::xml_node& response, const LaunchRequest& request,
+                               Time now);
 
 }  // namespace fitscale::aws
