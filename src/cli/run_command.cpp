@@ -20,12 +20,12 @@
 #include <thread>
 
 #include "cli/aws_setup.h"
-#include "cli/run_providers.h"
 #include "cli/budget_gate_server.h"
 #include "cli/commands.h"
 #include "cli/positive_seconds.h"
 #include "cli/run_budgets.h"
 #include "cli/run_pools.h"
+#include "cli/run_providers.h"
 #include "cli/wall_clock.h"
 #include "cloud/aws/api_catalog.h"
 #include "cloud/aws/aws_stack.h"
@@ -314,8 +314,9 @@ int run(const RunFlags& f) {
   Config config = f.config.empty() ? Config{} : load_config_file(f.config);
   require_catalog_for_region(config, !f.catalog.empty());
   if (f.provider.empty() && config.providers.empty())
-    throw InputError("--provider is required (sim or aws), unless the config lists providers: "
-                     "(docs/clouds.md)");
+    throw InputError(
+        "--provider is required (sim or aws), unless the config lists providers: "
+        "(docs/clouds.md)");
   if (!f.interruption_queue.empty()) {
     if (f.interruption_queue.rfind("http://", 0) != 0 &&
         f.interruption_queue.rfind("https://", 0) != 0) {

@@ -74,8 +74,8 @@ ConfiguredProviders::ConfiguredProviders(const Config& config, const KubeConfig&
   std::string default_provider;
   for (std::size_t i = 0; i < config.providers.size(); ++i) {
     const ProviderConfig& pc = config.providers[i];
-    const std::string where = config.source + ": providers[" + std::to_string(i) + "] (" +
-                              pc.name + ", kind " + to_string(pc.kind) + ")";
+    const std::string where = config.source + ": providers[" + std::to_string(i) + "] (" + pc.name +
+                              ", kind " + to_string(pc.kind) + ")";
     CloudProvider* cloud = nullptr;
     switch (pc.kind) {
       case ProviderKind::Sim: {
@@ -110,7 +110,7 @@ ConfiguredProviders::ConfiguredProviders(const Config& config, const KubeConfig&
         azure::ArmClientOptions ao;
         if (!a.endpoint.empty()) ao.endpoint = a.endpoint;
         stack->arm = std::make_unique<azure::ArmClient>(ao, stack->transport, *stack->credential,
-                                                         stack->sleeper);
+                                                        stack->sleeper);
         azure::AzureProviderOptions po;
         po.name = pc.name;
         po.subscription_id = a.subscription_id;
@@ -158,8 +158,7 @@ void check_catalog_providers(const std::vector<InstanceType>& types, const Confi
   for (const auto& t : types) {
     if (t.provider.empty() || clouds.count(t.provider) != 0) continue;
     throw InputError(source + ": instance type " + t.name + " names provider \"" + t.provider +
-                     "\", which providers: of " + config.source +
-                     " does not list as a cloud");
+                     "\", which providers: of " + config.source + " does not list as a cloud");
   }
 }
 

@@ -7,8 +7,8 @@
 #include <string>
 #include <vector>
 
-#include "controller/interfaces.h"
 #include "cloud/sim/remote_sim_cloud.h"
+#include "controller/interfaces.h"
 #include "controller/multi_cloud.h"
 #include "kube/kubeconfig.h"
 #include "model/catalog.h"

@@ -21,10 +21,10 @@ struct CatalogOptions {
   std::string region = "us-east-1";
   // The provider of rows with an empty `provider` column; "" = one provider, offerings carry no
   // fitscale.io/provider label (the single-provider catalog of before).
-  std::string provider;
+  std::string provider = {};
   // Per provider name: its region and zones. A provider not listed sells in `zones`/`region`.
   // A zone may belong to one provider only: a gang kept in one zone is then kept in one provider.
-  std::map<std::string, ProviderPlace, std::less<>> places;
+  std::map<std::string, ProviderPlace, std::less<>> places = {};
   std::string pool = "default";  // the default pool's name, when `pools` is empty
   std::vector<Pool> pools;       // empty = default_pool(pool)
   AllocatableRule allocatable;

@@ -353,10 +353,10 @@ void read_simulator(const Reader& r, const YAML::Node& n, SimulatorConfig& out) 
 }
 
 void read_azure(const Reader& r, const YAML::Node& n, const std::string& path, AzureConfig& out) {
-  r.expect_map(n, path,
-               {"subscriptionId", "resourceGroup", "tenantId", "clientId", "clientSecretFile",
-                "endpoint", "loginEndpoint", "subnetId", "image", "adminUsername", "sshPublicKey",
-                "customData"});
+  r.expect_map(
+      n, path,
+      {"subscriptionId", "resourceGroup", "tenantId", "clientId", "clientSecretFile", "endpoint",
+       "loginEndpoint", "subnetId", "image", "adminUsername", "sshPublicKey", "customData"});
   if (n.IsNull()) return;
   auto str = [&](const char* key, std::string& field) {
     if (auto v = n[key]) field = r.string(v, join_path(path, key));
@@ -376,7 +376,8 @@ void read_azure(const Reader& r, const YAML::Node& n, const std::string& path, A
   for (const char* key : {"endpoint", "loginEndpoint"}) {
     const YAML::Node v = n[key];
     if (v && v.Scalar().rfind("http://", 0) != 0 && v.Scalar().rfind("https://", 0) != 0)
-      r.fail(v, join_path(path, key), "must be an http:// or https:// URL, got " + Reader::shown(v));
+      r.fail(v, join_path(path, key),
+             "must be an http:// or https:// URL, got " + Reader::shown(v));
   }
   for (const char* key : {"subscriptionId", "resourceGroup"}) {
     if (!n[key]) r.fail(n, path, std::string("needs ") + key);
@@ -390,9 +391,9 @@ std::vector<ProviderConfig> read_providers(const Reader& r, const YAML::Node& n)
   for (std::size_t i = 0; i < n.size(); ++i) {
     const YAML::Node e = n[i];
     const std::string path = "providers[" + std::to_string(i) + "]";
-    r.expect_map(e, path,
-                 {"name", "kind", "region", "zones", "nodeSelector", "usdPerHour", "nodes",
-                  "azure"});
+    r.expect_map(
+        e, path,
+        {"name", "kind", "region", "zones", "nodeSelector", "usdPerHour", "nodes", "azure"});
     if (e.IsNull() || !e["name"] || !e["kind"]) r.fail(e, path, "needs a name and a kind");
     ProviderConfig p;
     p.name = r.string(e["name"], path + ".name");
@@ -581,10 +582,10 @@ Config parse_config(std::string_view yaml, std::string_view source) {
   // Const from here on: a non-const operator[] would insert the keys it looks up.
   const YAML::Node& root = loaded;
   if (!root.IsDefined() || root.IsNull()) return c;
-  r.expect_map(root, "",
-               {"zones", "region", "pool", "clusterName", "controller", "scaleDown", "allocatable",
-                "budgets", "alerts", "simulator", "aws", "metrics", "logFormat", "pools",
-                "providers"});
+  r.expect_map(
+      root, "",
+      {"zones", "region", "pool", "clusterName", "controller", "scaleDown", "allocatable",
+       "budgets", "alerts", "simulator", "aws", "metrics", "logFormat", "pools", "providers"});
 
   if (auto z = root["zones"]) {
     r.expect_list(z, "zones");

@@ -151,7 +151,7 @@ struct Config {
   AlertsConfig alerts;
   SimulatorConfig simulator;
   AwsConfig aws;
-  std::vector<ProviderConfig> providers;
+  std::vector<ProviderConfig> providers = {};
   MetricsConfig metrics;
   LogFormat log_format = LogFormat::Text;
 };

@@ -28,8 +28,8 @@ struct InstanceType {
   // Which provider sells it and in which region (columns `provider`, `region`; docs/clouds.md):
   // empty = the catalog's default (CatalogOptions::provider, ::region), so a catalog without
   // these columns means what it always did.
-  std::string provider;
-  std::string region;
+  std::string provider = {};
+  std::string region = {};
 
   Resources capacity() const;
 };
@@ -58,7 +58,7 @@ struct Offering {
   std::uint32_t pool_index = 0;
   std::vector<Taint> taints;
   // The provider instance it is launched through (docs/clouds.md); "" = the only one.
-  std::string provider;
+  std::string provider = {};
 
   // "p3.8xlarge/us-east-1a/spot": what the cloud sells, the same for every pool offering it.
   std::string key() const;

@@ -66,7 +66,8 @@ class ArmStub {
       for (const auto& [k, v] : req.params) query += (query.empty() ? "?" : "&") + k + "=" + v;
       {
         std::lock_guard lock(mu_);
-        seen_.push_back({req.method, path + query, req.body, req.get_header_value("Authorization")});
+        seen_.push_back(
+            {req.method, path + query, req.body, req.get_header_value("Authorization")});
       }
       if (req.method == "POST" && path.find("/oauth2/v2.0/token") != std::string::npos) {
         ++tokens;
@@ -134,8 +135,9 @@ struct World {
     p.resource_group = "fitscale-rg";
     p.vm.cluster_name = "research";
     p.vm.location = "eastus";
-    p.vm.subnet_id = "/subscriptions/x/resourceGroups/net/providers/Microsoft.Network/"
-                     "virtualNetworks/vnet/subnets/nodes";
+    p.vm.subnet_id =
+        "/subscriptions/x/resourceGroups/net/providers/Microsoft.Network/"
+        "virtualNetworks/vnet/subnets/nodes";
     p.vm.image = "Canonical:0001-com-ubuntu-server-jammy:22_04-lts-gen2:latest";
     return p;
   }
@@ -166,14 +168,15 @@ LaunchRequest spot_request(int count = 1) {
 
 // The published CreateOrUpdate answer (201) for the VM the request named, with its tags.
 json created_answer(const json& request_body, const std::string& name, const std::string& path) {
-  json vm = example("VirtualMachine_Create_WithNetworkInterfaceConfiguration.json")["responses"]
-                   ["201"]["body"];
+  json vm = example(
+      "VirtualMachine_Create_WithNetworkInterfaceConfiguration.json")["responses"]["201"]["body"];
   vm["name"] = name;
   vm["id"] = path;
   vm["location"] = request_body["location"];
   vm["tags"] = request_body["tags"];
   if (request_body.contains("zones")) vm["zones"] = request_body["zones"];
-  vm["properties"]["hardwareProfile"]["vmSize"] = request_body["properties"]["hardwareProfile"]["vmSize"];
+  vm["properties"]["hardwareProfile"]["vmSize"] =
+      request_body["properties"]["hardwareProfile"]["vmSize"];
   vm["properties"]["priority"] = request_body["properties"]["priority"];
   return vm;
 }
@@ -324,7 +327,8 @@ TEST(AzureReplay, CapacityAndQuotaErrorsBackTheOfferingOffOtherErrorsDoNot) {
 
 TEST(AzureReplay, AnAllocationThatFailsInItsOperationBacksOffAndDeletesTheFailedVm) {
   World w;
-  const std::string op = "/subscriptions/s/providers/Microsoft.Compute/locations/eastus/operations/op-9";
+  const std::string op =
+      "/subscriptions/s/providers/Microsoft.Compute/locations/eastus/operations/op-9";
   w.stub.handle = [&](const httplib::Request& req, httplib::Response& res) {
     if (req.method == "PUT") {
       res.status = 201;
@@ -349,7 +353,8 @@ TEST(AzureReplay, AnAllocationThatFailsInItsOperationBacksOffAndDeletesTheFailed
   EXPECT_TRUE(r.failures[0].capacity_error);
   const auto deletes = w.stub.seen("DELETE");
   ASSERT_EQ(deletes.size(), 1u);
-  EXPECT_NE(deletes[0].path.find(vm_name("research", "research-1780000000-1", 0)), std::string::npos);
+  EXPECT_NE(deletes[0].path.find(vm_name("research", "research-1780000000-1", 0)),
+            std::string::npos);
   EXPECT_NE(deletes[0].path.find("forceDeletion=true"), std::string::npos);
 }
 
@@ -409,9 +414,9 @@ TEST(AzureVm, ZonesPricesAndNamesTranslateBothWays) {
   EXPECT_LE(vm_name(std::string(80, 'x'), "t", 999).size(), 64u);
   EXPECT_EQ(base64("fitscale"), "Zml0c2NhbGU=");
   // A VM without the cluster's tag is not this cluster's.
-  EXPECT_FALSE(instance_from_vm(example("VirtualMachine_List_MinimumSet_Gen.json")["responses"]
-                                       ["200"]["body"]["value"][0],
-                                "research"));
+  EXPECT_FALSE(instance_from_vm(
+      example("VirtualMachine_List_MinimumSet_Gen.json")["responses"]["200"]["body"]["value"][0],
+      "research"));
 }
 
 }  // namespace

@@ -5,10 +5,10 @@
 
 #include <gtest/gtest.h>
 
+#include "../controller/fakes.h"
 #include "cloud/static/static_provider.h"
 #include "controller/controller.h"
 #include "cost/memory_ledger.h"
-#include "../controller/fakes.h"
 #include "model/catalog.h"
 #include "model/error.h"
 
@@ -144,11 +144,11 @@ TEST(MultiCloud, CatalogRowsSellInTheirProvidersZonesAndCarryItsLabel) {
     EXPECT_EQ(o.labels.at(std::string(label::kRegion)), azure ? "eastus" : "us-east-1");
   }
   // A catalog without the columns: no provider label, as before.
-  const Catalog plain = build_catalog(
-      parse_catalog_csv("instance_type,arch,vcpu,memory_mib,on_demand_usd_per_hour\n"
-                        "m5.xlarge,amd64,4,16384,0.192\n",
-                        "plain.csv"),
-      CatalogOptions{});
+  const Catalog plain =
+      build_catalog(parse_catalog_csv("instance_type,arch,vcpu,memory_mib,on_demand_usd_per_hour\n"
+                                      "m5.xlarge,amd64,4,16384,0.192\n",
+                                      "plain.csv"),
+                    CatalogOptions{});
   ASSERT_FALSE(plain.offerings.empty());
   EXPECT_EQ(plain.offerings[0].labels.count(std::string(label::kProvider)), 0u);
   EXPECT_EQ(plain.offerings[0].labels.at(std::string(label::kRegion)), "us-east-1");
@@ -273,12 +273,13 @@ TEST(StaticProvider, OwnedNodesAreListedByTheirSelectorAtTheirAmortizedPrice) {
   nodes[0].labels["example.com/owned"] = "true";
   nodes[0].labels[std::string(label::kInstanceType)] = "dell-r750";
   bool synced = true;
-  StaticProvider p({"owned", {{"example.com/owned", "true"}}, 250'000},
-                   [&]() -> std::optional<std::vector<Node>> {
-                     if (!synced) return std::nullopt;
-                     return nodes;
-                   },
-                   clock);
+  StaticProvider p(
+      {"owned", {{"example.com/owned", "true"}}, 250'000},
+      [&]() -> std::optional<std::vector<Node>> {
+        if (!synced) return std::nullopt;
+        return nodes;
+      },
+      clock);
   auto listed = p.list_instances();
   ASSERT_EQ(listed.size(), 1u);
   EXPECT_EQ(listed[0].id, "rack1-a");
@@ -317,9 +318,8 @@ TEST(StaticProvider, OwnedNodesTakePodsFirstAndTheBurstBeyondLaunchesInACloud) {
 TEST(StaticProvider, IdleOwnedNodesStayWhileIdleCloudNodesGoAndBothAreMetered) {
   OwnedWorld w;
   w.owned_node("rack1-a");
-  const Instance& cloud =
-      w.azure.add_instance("vm-9", "Standard_D4s_v5", "eastus-1", CapacityType::Spot,
-                           kStart - 3600, 40'000);
+  const Instance& cloud = w.azure.add_instance("vm-9", "Standard_D4s_v5", "eastus-1",
+                                               CapacityType::Spot, kStart - 3600, 40'000);
   w.cluster.register_node(cloud, w.catalog);
   w.loop();
   for (int i = 0; i < 6; ++i) {

@@ -23,7 +23,8 @@ size_t append_header(char* data, size_t size, size_t count, void* user) {
     std::string name(line.substr(0, colon));
     for (char& c : name) c = static_cast<char>(c >= 'A' && c <= 'Z' ? c - 'A' + 'a' : c);
     std::string_view value = line.substr(colon + 1);
-    while (!value.empty() && (value.front() == ' ' || value.front() == '\t')) value.remove_prefix(1);
+    while (!value.empty() && (value.front() == ' ' || value.front() == '\t'))
+      value.remove_prefix(1);
     while (!value.empty() && (value.back() == '\r' || value.back() == '\n' || value.back() == ' '))
       value.remove_suffix(1);
     static_cast<NameValues*>(user)->emplace_back(std::move(name), std::string(value));

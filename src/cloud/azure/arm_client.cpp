@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <charconv>
-
 #include <nlohmann/json.hpp>
 
 #include "cloud/azure/arm_error.h"
@@ -28,9 +27,9 @@ long ArmClient::retry_after_ms(const aws::HttpExchange& answer) const {
 
 aws::HttpExchange ArmClient::call(const std::string& method, const std::string& target,
                                   const std::string& body) {
-  const std::string url =
-      starts_with(target, "http://") || starts_with(target, "https://") ? target
-                                                                         : options_.endpoint + target;
+  const std::string url = starts_with(target, "http://") || starts_with(target, "https://")
+                              ? target
+                              : options_.endpoint + target;
   for (int attempt = 0;; ++attempt) {
     aws::NameValues headers = {{"Authorization", "Bearer " + token_.token()},
                                {"Accept", "application/json"}};

@@ -13,10 +13,10 @@ namespace fitscale::azure {
 
 struct ArmClientOptions {
   std::string endpoint = "https://management.azure.com";
-  int max_throttle_retries = 4;      // 429s in a row before the call fails
+  int max_throttle_retries = 4;        // 429s in a row before the call fails
   long default_retry_after_ms = 5000;  // a 429 or a poll without Retry-After waits this long
-  int max_polls = 60;                // a long-running operation polled at most this many times
-  long max_wait_ms = 20000;          // the most one Retry-After is honoured for
+  int max_polls = 60;                  // a long-running operation polled at most this many times
+  long max_wait_ms = 20000;            // the most one Retry-After is honoured for
 };
 
 class ArmClient {

@@ -29,8 +29,8 @@ bool is_capacity_error(const ArmError& e) {
     if (e.code() == c) return true;
   }
   const std::string what = e.what();
-  return e.code() == "OperationNotAllowed" && (what.find("quota") != std::string::npos ||
-                                               what.find("Quota") != std::string::npos);
+  return e.code() == "OperationNotAllowed" &&
+         (what.find("quota") != std::string::npos || what.find("Quota") != std::string::npos);
 }
 
 }  // namespace fitscale::azure

@@ -22,8 +22,8 @@ LaunchResult AzureProvider::launch(const LaunchRequest& request) {
         static_cast<int>(*request.max_total_micros_per_hour / request.price_micros_per_hour);
     if (allowed < count) {
       out.failures.push_back({key, count - allowed, "MaxTotalPriceExceeded",
-                              "the budgets' hourly caps allow " + std::to_string(allowed) +
-                                  " of " + std::to_string(count),
+                              "the budgets' hourly caps allow " + std::to_string(allowed) + " of " +
+                                  std::to_string(count),
                               false});
       count = allowed;
     }
@@ -65,8 +65,8 @@ LaunchResult AzureProvider::launch(const LaunchRequest& request) {
         // The VM resource of a failed allocation may exist (provisioningState Failed): remove it
         // so it is neither listed as in flight nor left behind.
         try {
-          arm_.call("DELETE", vms_path() + "/" + name + "?forceDeletion=true&api-version=" +
-                                  options_.api_version);
+          arm_.call("DELETE", vms_path() + "/" + name +
+                                  "?forceDeletion=true&api-version=" + options_.api_version);
         } catch (const ArmError&) {
           // Not found, or the next listing shows it failed and scale-down removes it.
         }
@@ -105,8 +105,8 @@ std::vector<Instance> AzureProvider::list_instances() {
         out.push_back(std::move(*inst));
       }
     }
-    next = j.contains("nextLink") && j["nextLink"].is_string() ? j["nextLink"].get<std::string>()
-                                                               : "";
+    next =
+        j.contains("nextLink") && j["nextLink"].is_string() ? j["nextLink"].get<std::string>() : "";
   }
   return out;
 }

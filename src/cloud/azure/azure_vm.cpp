@@ -2,7 +2,6 @@
 
 #include <charconv>
 #include <cstdint>
-
 #include <nlohmann/json.hpp>
 
 namespace fitscale::azure {
@@ -121,23 +120,22 @@ nlohmann::json vm_body(const VmTemplate& t, const LaunchRequest& request, const 
   if (!t.custom_data.empty()) os_profile["customData"] = base64(t.custom_data);
   json ip_config = {{"name", name + "-ip"}, {"properties", {{"primary", true}}}};
   if (!t.subnet_id.empty()) ip_config["properties"]["subnet"] = {{"id", t.subnet_id}};
-  json properties = {
-      {"hardwareProfile", {{"vmSize", request.instance_type}}},
-      {"storageProfile",
-       {{"imageReference", image},
-        {"osDisk",
-         {{"createOption", "FromImage"},
-          {"deleteOption", "Delete"},
-          {"managedDisk", {{"storageAccountType", "Premium_LRS"}}}}}}},
-      {"osProfile", os_profile},
-      {"networkProfile",
-       {{"networkApiVersion", t.network_api_version},
-        {"networkInterfaceConfigurations",
-         json::array({{{"name", name + "-nic"},
-                       {"properties",
-                        {{"primary", true},
+  json properties = {{"hardwareProfile", {{"vmSize", request.instance_type}}},
+                     {"storageProfile",
+                      {{"imageReference", image},
+                       {"osDisk",
+                        {{"createOption", "FromImage"},
                          {"deleteOption", "Delete"},
-                         {"ipConfigurations", json::array({ip_config})}}}}})}}}};
+                         {"managedDisk", {{"storageAccountType", "Premium_LRS"}}}}}}},
+                     {"osProfile", os_profile},
+                     {"networkProfile",
+                      {{"networkApiVersion", t.network_api_version},
+                       {"networkInterfaceConfigurations",
+                        json::array({{{"name", name + "-nic"},
+                                      {"properties",
+                                       {{"primary", true},
+                                        {"deleteOption", "Delete"},
+                                        {"ipConfigurations", json::array({ip_config})}}}}})}}}};
   if (request.capacity_type == CapacityType::Spot) {
     properties["priority"] = "Spot";
     // Delete, not Deallocate: an evicted node is gone for good (a deallocated one would keep its
@@ -176,8 +174,8 @@ std::optional<Instance> instance_from_vm(const nlohmann::json& vm,
                : location;
   i.capacity_type = str(props, "priority") == "Spot" ? CapacityType::Spot : CapacityType::OnDemand;
   const std::string state = str(props, "provisioningState");
-  i.state = state == "Succeeded"                      ? "running"
-            : state == "Deleting"                     ? "shutting-down"
+  i.state = state == "Succeeded"                       ? "running"
+            : state == "Deleting"                      ? "shutting-down"
             : state == "Failed" || state == "Canceled" ? "failed"
                                                        : "pending";
   // What the Azure cloud provider sets as the Node's spec.providerID.

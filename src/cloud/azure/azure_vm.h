@@ -2,10 +2,9 @@
 // The two translations between fitscale and a Microsoft.Compute virtual machine (docs/azure.md):
 // the body of VirtualMachines_CreateOrUpdate for one node of a launch, and the Instance a listed
 // VM stands for. Pure, so the published examples test them without a server.
+#include <nlohmann/json_fwd.hpp>
 #include <optional>
 #include <string>
-
-#include <nlohmann/json_fwd.hpp>
 
 #include "controller/interfaces.h"
 

@@ -27,14 +27,13 @@ std::string form_escape(const std::string& s) {
 std::string ClientSecretCredential::token() {
   const Time now = clock_.now();
   if (!token_.empty() && now < expires_at_ - 300) return token_;
-  const std::string url =
-      options_.login_endpoint + "/" + options_.tenant_id + "/oauth2/v2.0/token";
-  const std::string body = "grant_type=client_credentials&client_id=" +
-                           form_escape(options_.client_id) +
-                           "&client_secret=" + form_escape(options_.client_secret) +
-                           "&scope=" + form_escape(options_.scope);
-  const aws::HttpResponse r = transport_.send(
-      "POST", url, {{"Content-Type", "application/x-www-form-urlencoded"}}, body);
+  const std::string url = options_.login_endpoint + "/" + options_.tenant_id + "/oauth2/v2.0/token";
+  const std::string body =
+      "grant_type=client_credentials&client_id=" + form_escape(options_.client_id) +
+      "&client_secret=" + form_escape(options_.client_secret) +
+      "&scope=" + form_escape(options_.scope);
+  const aws::HttpResponse r =
+      transport_.send("POST", url, {{"Content-Type", "application/x-www-form-urlencoded"}}, body);
   if (r.status == 0) throw ArmError(0, "TokenRequestFailed", r.transport_error);
   if (r.status != 200) {
     // Entra ID answers {"error": "invalid_client", "error_description": ...}.
