@@ -274,7 +274,6 @@ Catalog build_catalog(std::vector<InstanceType> types, const CatalogOptions& opt
   alloc.reserve(c.types.size());
   for (const InstanceType& t : c.types) alloc.push_back(allocatable(t, options.allocatable));
   check_zones_have_one_provider(options);
-<<<<<<< HEAD
   // Every offering once, through no pool; with_pools makes each pool's from them.
   for (std::uint32_t i = 0; i < c.types.size(); ++i) {
     const InstanceType& t = c.types[i];
@@ -282,9 +281,9 @@ Catalog build_catalog(std::vector<InstanceType> types, const CatalogOptions& opt
     auto place = options.places.find(provider);
     const bool placed = place != options.places.end();
     const std::vector<std::string>& zones = placed ? place->second.zones : options.zones;
-    const std::string& region = !t.region.empty()                          ? t.region
+    const std::string& region = !t.region.empty()                         ? t.region
                                 : placed && !place->second.region.empty() ? place->second.region
-                                                                            : options.region;
+                                                                          : options.region;
     for (const std::string& zone : zones) {
       auto add = [&](CapacityType ct, double usd) {
         Offering o;
@@ -310,52 +309,6 @@ Catalog build_catalog(std::vector<InstanceType> types, const CatalogOptions& opt
       };
       add(CapacityType::OnDemand, t.on_demand_usd_per_hour);
       if (t.spot_usd_per_hour) add(CapacityType::Spot, *t.spot_usd_per_hour);
-=======
-  for (std::uint32_t pi = 0; pi < c.pools.size(); ++pi) {
-    const Pool& pool = c.pools[pi];
-    for (std::uint32_t i = 0; i < c.types.size(); ++i) {
-      const InstanceType& t = c.types[i];
-      const std::vector<Taint> taints = node_taints(pool, t);
-      const std::string& provider = t.provider.empty() ? options.provider : t.provider;
-      auto place = options.places.find(provider);
-      const bool placed = place != options.places.end();
-      const std::vector<std::string>& zones = placed ? place->second.zones : options.zones;
-      const std::string& region = !t.region.empty()                         ? t.region
-                                  : placed && !place->second.region.empty() ? place->second.region
-                                                                            : options.region;
-      for (const std::string& zone : zones) {
-        auto add = [&](CapacityType ct, double usd) {
-          Offering o;
-          o.type_index = i;
-          o.instance_type = t.name;
-          o.zone = zone;
-          o.capacity_type = ct;
-          o.allocatable = alloc[i];
-          o.usd_per_hour = usd;
-          o.micros_per_hour = dollars_to_micros(usd);
-          o.labels.emplace(label::kInstanceType, t.name);
-          o.labels.emplace(label::kZone, zone);
-          o.labels.emplace(label::kRegion, region);
-          o.provider = provider;
-          if (!provider.empty()) o.labels.emplace(label::kProvider, provider);
-          o.labels.emplace(label::kArch, t.arch);
-          o.labels.emplace(label::kOs, "linux");
-          o.labels.emplace(label::kCapacityType, to_string(ct));
-          o.labels.emplace(label::kPool, pool.name);
-          // Only GPU types carry the model, so DoesNotExist on it selects CPU-only nodes.
-          if (!t.gpu_model.empty()) o.labels.emplace(label::kGpuModel, t.gpu_model);
-          add_type_labels(t, o.labels);
-          // The pool's own labels never override what the offering is.
-          for (const auto& [k, v] : pool.labels) o.labels.emplace(k, v);
-          if (!pool_admits(pool, o.labels)) return;
-          o.pool_index = pi;
-          o.taints = taints;
-          c.offerings.push_back(std::move(o));
-        };
-        add(CapacityType::OnDemand, t.on_demand_usd_per_hour);
-        if (t.spot_usd_per_hour) add(CapacityType::Spot, *t.spot_usd_per_hour);
-      }
->>>>>>> 6546e4a (New fields default-initialised (aggregate inits elsewhere stay warning-free); tests for providers: config errors and where each provider sells)
     }
   }
   c.types_by_name.resize(c.types.size());

@@ -266,15 +266,6 @@ Pool read_pool_spec(const YAML::Node& n, const std::string& source, const std::s
       p.requirements.push_back(
           r.requirement(v[i], path + ".requirements[" + std::to_string(i) + "]"));
   }
-<<<<<<< HEAD
-=======
-  if (const YAML::Node v = n["provider"]) {
-    // The provider its nodes come from (docs/clouds.md): the same as a requirement on
-    // fitscale.io/provider, which is how the catalog decides.
-    p.requirements.push_back(Requirement{
-        std::string(label::kProvider), SelectorOp::In, {r.string(v, path + ".provider", false)}});
-  }
->>>>>>> 6546e4a (New fields default-initialised (aggregate inits elsewhere stay warning-free); tests for providers: config errors and where each provider sells)
   if (const YAML::Node v = n["labels"]) {
     if (!v.IsMap()) r.fail(v, path + ".labels", "must be a map, got " + r.shown(v));
     for (const auto& kv : v) {
