@@ -25,6 +25,7 @@
 #include "cli/positive_seconds.h"
 #include "cli/run_budgets.h"
 #include "cli/run_pools.h"
+#include "cli/run_providers.h"
 #include "cli/wall_clock.h"
 #include "cloud/aws/api_catalog.h"
 #include "cloud/aws/aws_stack.h"
@@ -94,6 +95,7 @@ std::string env(const char* name) {
 struct ProviderHandle {
   std::unique_ptr<CloudProvider> owned;
   std::unique_ptr<aws::AwsStack> aws;
+  std::unique_ptr<ConfiguredProviders> configured;  // `providers:` (docs/clouds.md)
   CloudProvider* provider = nullptr;
 };
 
@@ -102,16 +104,15 @@ struct ProviderHandle {
 ProviderHandle make_provider(const RunFlags& f, const KubeConfig& kube, const Config& config,
                              const Clock& clock) {
   ProviderHandle h;
-  if (f.provider == "sim") {
+  if (!config.providers.empty()) {
+    if (!f.provider.empty())
+      throw InputError("--provider: " + config.source +
+                       " lists providers:, which name every provider; remove one of the two");
+    h.configured = std::make_unique<ConfiguredProviders>(config, kube, clock);
+    h.provider = &h.configured->provider();
+  } else if (f.provider == "sim") {
     // The virtual cluster serves its simulated cloud next to the Kubernetes API.
-    RemoteSimCloudOptions o;
-    o.base_url = kube.server;
-    o.bearer_token = kube.token;
-    o.ca_pem = kube.ca_pem;
-    o.client_cert_pem = kube.client_cert_pem;
-    o.client_key_pem = kube.client_key_pem;
-    o.insecure_skip_tls_verify = kube.insecure_skip_tls_verify;
-    h.owned = std::make_unique<RemoteSimCloud>(o);
+    h.owned = std::make_unique<RemoteSimCloud>(remote_sim_cloud_options(kube));
     h.provider = h.owned.get();
   } else if (f.provider == "aws") {
     h.aws = make_aws_stack(config, f.aws_endpoint, "", clock, nullptr,
@@ -127,11 +128,14 @@ ProviderHandle make_provider(const RunFlags& f, const KubeConfig& kube, const Co
 // GatedCloud marks their instances at the next listing, one loop later at most.
 class NthTaintView final : public ClusterView {
  public:
-  explicit NthTaintView(ClusterView& inner) : inner_(inner) {}
+  // `observed`: told the Nodes of every synced view (owned hardware is found among them).
+  NthTaintView(ClusterView& inner, std::function<void(const std::vector<Node>&)> observed)
+      : inner_(inner), observed_(std::move(observed)) {}
   std::uint64_t generation() const override { return inner_.generation(); }
   ClusterState observe() override {
     ClusterState s = inner_.observe();
     if (s.synced) tainted_ = nth_tainted_provider_ids(s.nodes);
+    if (s.synced && observed_) observed_(s.nodes);
     return s;
   }
   bool cordon(const std::string& node) override { return inner_.cordon(node); }
@@ -161,6 +165,7 @@ class NthTaintView final : public ClusterView {
 
  private:
   ClusterView& inner_;
+  std::function<void(const std::vector<Node>&)> observed_;
   std::set<std::string> tainted_;
 };
 
@@ -327,6 +332,10 @@ int run(const RunFlags& f) {
   // Everything that can be wrong with the input is checked before a thread or a connection exists.
   Config config = f.config.empty() ? Config{} : load_config_file(f.config);
   require_catalog_for_region(config, !f.catalog.empty());
+  if (f.provider.empty() && config.providers.empty())
+    throw InputError(
+        "--provider is required (sim or aws), unless the config lists providers: "
+        "(docs/clouds.md)");
   if (!f.interruption_queue.empty()) {
     if (f.interruption_queue.rfind("http://", 0) != 0 &&
         f.interruption_queue.rfind("https://", 0) != 0) {
@@ -367,6 +376,7 @@ int run(const RunFlags& f) {
   const std::vector<InstanceType> price_table =
       f.catalog.empty() ? parse_catalog_csv(default_catalog_csv(), "embedded catalog")
                         : parse_catalog_csv(read_file_text(f.catalog, "catalog"), f.catalog);
+  check_catalog_providers(price_table, config, f.catalog.empty() ? "embedded catalog" : f.catalog);
   const std::string identity = f.id.empty() ? default_identity() : f.id;
 
   SignalWaiter signals;
@@ -443,7 +453,14 @@ int run(const RunFlags& f) {
   // Writes happen only while we lead; a dry run writes nothing at all.
   std::function<bool()> may_act = [&] { return elector && elector->is_leader(); };
   view.set_write_gate(may_act, f.dry_run ? "dry run" : "not the leader");
-  NthTaintView nth_view(view);
+  std::function<void(const std::vector<Node>&)> nodes_observed;
+  if (provider.configured) {
+    ConfiguredProviders* configured = provider.configured.get();
+    nodes_observed = [configured](const std::vector<Node>& nodes) {
+      configured->nodes_observed(nodes);
+    };
+  }
+  NthTaintView nth_view(view, nodes_observed);
   // Kueue's ProvisioningRequests, served through the controller's own planning (docs/kueue.md).
   KubeProvisioningStore provisioning(kube, log, catalog.gpu_models);
   provisioning.set_write_gate(may_act);
@@ -647,8 +664,8 @@ Runner register_run(CLI::App& app) {
   sub->add_option("--kubeconfig", flags->kubeconfig,
                   "kubeconfig file (default: in-cluster service account)");
   sub->add_option("--provider", flags->provider,
-                  "Cloud provider: sim (the virtual cluster's cloud) or aws")
-      ->required()
+                  "Cloud provider: sim (the virtual cluster's cloud) or aws; omit it when the "
+                  "config lists providers: (several providers, docs/clouds.md)")
       ->check(CLI::IsMember({"sim", "aws"}));
   sub->add_option("--config", flags->config, "fitscale config file (YAML)");
   sub->add_option(

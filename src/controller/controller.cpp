@@ -568,6 +568,7 @@ void Controller::launch(const Plan& p, const Snapshot& snapshot, Time now, LoopR
     req.count = d.count;
     req.pool = d.pool.empty() ? options_.policy.pool : d.pool;
     set_node_labels_and_taints(catalog_, d, req);
+    req.provider = launch_provider(catalog_, d);
     req.owner_namespace = d.owner_namespace;
     req.job = d.job;
     req.all_or_nothing = d.all_or_nothing;
@@ -640,6 +641,15 @@ void Controller::remove(const Plan& p, const Snapshot& snapshot, Time now, LoopR
       continue;
     }
     const Node* node = find_node(d.node);
+    if (node != nullptr && !may_remove(*node)) {
+      // Defence in depth: the planner never proposes owned hardware (model/node.h), and a bug
+      // there must not delete a machine the team owns.
+      recorder_.action(ActionRecord{ActionKind::Keep,
+                                    d.node,
+                                    "not removed: owned hardware is never removed",
+                                    {{"node", d.node}}});
+      continue;
+    }
     const bool registered = node != nullptr && node->state != NodeState::InFlight;
     if (registered) {
       if (!node->unschedulable && cluster_.cordon(d.node)) st.cordoned.insert(d.node);

@@ -173,6 +173,13 @@ struct Instance {
   // register the Node with them.
   Labels node_labels;
   std::vector<Taint> node_taints;
+  // The provider instance that listed it (a multi-provider cloud sets it; docs/clouds.md).
+  std::string provider = {};
+  // Owned hardware (cloud/static/): metered like the rest, never terminated, never removed by
+  // scale-down (may_remove in model/node.h). Its Node is found by `node_name` when it has no
+  // spec.providerID (a kubeadm node on premises has none).
+  bool owned = false;
+  std::string node_name = {};
 };
 
 struct LaunchRequest {
@@ -190,6 +197,9 @@ struct LaunchRequest {
   // The pool's template.launchTemplate (docs/pools.md); empty: the provider's own.
   std::string launch_template_name, launch_template_id, launch_template_version;
   std::string client_token;  // idempotency: a retried request never launches twice
+  // The offering's provider (Offering::provider): which provider instance a multi-provider
+  // cloud hands it to. "" = the only one.
+  std::string provider = {};
   Micros price_micros_per_hour = 0;
   // Defence in depth: the most this launch may add per hour under the budgets' $/h caps (what
   // they still allow). A cloud that can enforce it does (EC2 CreateFleet MaxTotalPrice), so a

@@ -173,7 +173,8 @@ bool KeptSnapshot::same_instance_fields(const Instance& inst, const Node& n) {
          n.zone == inst.zone && n.capacity_type == inst.capacity_type &&
          n.price_micros_per_hour == inst.price_micros_per_hour &&
          n.owner_namespace == inst.owner_namespace && n.owner_job == inst.job &&
-         n.launched_at == inst.launched_at && n.interruption_notice == inst.interruption_notice;
+         n.launched_at == inst.launched_at && n.interruption_notice == inst.interruption_notice &&
+         n.owned == inst.owned;
 }
 
 void KeptSnapshot::derive(std::size_t i, const Node& base, const Instance* inst,

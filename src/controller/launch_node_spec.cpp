@@ -19,4 +19,11 @@ void set_node_labels_and_taints(const Catalog& catalog, const LaunchDecision& d,
   }
 }
 
+std::string launch_provider(const Catalog& catalog, const LaunchDecision& d) {
+  if (d.offering_index >= catalog.offerings.size()) return {};
+  const Offering& o = catalog.offerings[d.offering_index];
+  if (o.instance_type != d.instance_type || o.zone != d.zone) return {};
+  return o.provider;
+}
+
 }  // namespace fitscale

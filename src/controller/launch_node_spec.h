@@ -12,4 +12,8 @@ namespace fitscale {
 void set_node_labels_and_taints(const Catalog& catalog, const LaunchDecision& d,
                                 LaunchRequest& req);
 
+// The provider instance the decision's offering is sold by (Offering::provider); "" when the
+// catalog has one provider or the decision names no offering of it.
+std::string launch_provider(const Catalog& catalog, const LaunchDecision& d);
+
 }  // namespace fitscale

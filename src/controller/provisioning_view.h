@@ -36,6 +36,9 @@ class ProvisioningRequestView final : public ClusterView {
   bool add_taint(const std::string& node, const Taint& taint) override {
     return inner_.add_taint(node, taint);
   }
+  bool remove_taint(const std::string& node, const std::string& key) override {
+    return inner_.remove_taint(node, key);
+  }
   EvictOutcome evict(const std::string& ns, const std::string& pod) override;
   bool delete_node(const std::string& node) override { return inner_.delete_node(node); }
   bool delete_pod(const std::string& ns, const std::string& pod) override;

@@ -34,6 +34,7 @@ void copy_instance(const Instance& inst, Node& n) {
   n.owner_job = inst.job;
   n.launched_at = inst.launched_at;
   n.interruption_notice = inst.interruption_notice;
+  n.owned = inst.owned;
 }
 
 Node in_flight_node(const Instance& inst, const OfferingIndex& offerings) {
@@ -61,7 +62,13 @@ Snapshot build_snapshot(ClusterState view, const std::vector<Instance>& instance
 
   std::unordered_map<std::string_view, const Instance*> by_provider;
   by_provider.reserve(instances.size());
-  for (const auto& inst : instances) by_provider.emplace(inst.provider_id, &inst);
+  // Owned hardware without spec.providerID is its Node by name (cloud/static/).
+  std::unordered_map<std::string_view, const Instance*> by_node_name;
+  for (const auto& inst : instances) {
+    // An empty providerID identifies nothing: never match every Node that has none to it.
+    if (!inst.provider_id.empty()) by_provider.emplace(inst.provider_id, &inst);
+    if (!inst.node_name.empty()) by_node_name.emplace(inst.node_name, &inst);
+  }
 
   std::unordered_set<std::string_view> pinned;
   for (const auto& p : s.pods) {
@@ -72,10 +79,14 @@ Snapshot build_snapshot(ClusterState view, const std::vector<Instance>& instance
   EmptySince still_empty;
   for (auto& node : view.nodes) {
     Node n = std::move(node);
-    auto it = by_provider.find(n.provider_id);
-    if (it != by_provider.end()) {
-      copy_instance(*it->second, n);
-      registered.insert(it->second->id);
+    const Instance* inst = nullptr;
+    if (auto it = by_provider.find(n.provider_id); it != by_provider.end()) inst = it->second;
+    if (inst == nullptr && !by_node_name.empty()) {
+      if (auto it = by_node_name.find(n.name); it != by_node_name.end()) inst = it->second;
+    }
+    if (inst != nullptr) {
+      copy_instance(*inst, n);
+      registered.insert(inst->id);
     }
     if (draining.count(n.name) != 0) n.state = NodeState::Deleting;
     if (pinned.count(n.name) == 0) {

@@ -4,6 +4,7 @@
 #include <charconv>
 #include <cmath>
 #include <limits>
+#include <map>
 #include <set>
 
 #include "model/error.h"
@@ -28,6 +29,8 @@ enum Col {
   kSpot,
   kBucket,
   kBucketLabel,
+  kProvider,
+  kRegion,
   kColCount
 };
 constexpr std::string_view kColNames[kColCount] = {"instance_type",
@@ -40,7 +43,9 @@ constexpr std::string_view kColNames[kColCount] = {"instance_type",
                                                    "gpu_memory_mib",
                                                    "spot_usd_per_hour",
                                                    "spot_interruption_bucket",
-                                                   "spot_interruption_label"};
+                                                   "spot_interruption_label",
+                                                   "provider",
+                                                   "region"};
 constexpr int kRequiredCols = 5;
 
 // Splits one CSV record (RFC 4180 quoting) starting at `pos`; advances `pos` past the line end
@@ -134,6 +139,21 @@ double parse_price(const RowContext& ctx, Col c, const std::string& v) {
   return out;
 }
 
+// A gang is kept in one zone (DESIGN.md); with no zone shared by two providers, that keeps it in
+// one provider too.
+void check_zones_have_one_provider(const CatalogOptions& options) {
+  std::map<std::string, std::string, std::less<>> owner;
+  for (const auto& [provider, place] : options.places) {
+    for (const std::string& zone : place.zones) {
+      auto [it, fresh] = owner.emplace(zone, provider);
+      if (!fresh) {
+        throw InputError("zone \"" + zone + "\" is listed for providers \"" + it->second +
+                         "\" and \"" + provider + "\": a zone belongs to one provider");
+      }
+    }
+  }
+}
+
 }  // namespace
 
 const InstanceType* Catalog::find_type(std::string_view name) const {
@@ -207,8 +227,12 @@ std::vector<InstanceType> parse_catalog_csv(std::string_view text, std::string_v
     InstanceType t;
     t.name = get(kName);
     if (t.name.empty()) ctx.fail(kName, "empty");
-    if (!seen.insert(t.name).second)
-      ctx.fail(kName, "instance type \"" + t.name + "\" listed twice");
+    t.provider = get(kProvider);
+    t.region = get(kRegion);
+    // A name is unique per provider: AWS in two regions sells m5.large twice, at two prices.
+    if (!seen.insert(t.provider + "\n" + t.name).second)
+      ctx.fail(kName, "instance type \"" + t.name + "\" listed twice" +
+                          (t.provider.empty() ? "" : " for provider \"" + t.provider + "\""));
     t.arch = get(kArch);
     if (t.arch != "amd64" && t.arch != "arm64")
       ctx.fail(kArch, "expected amd64 or arm64, got \"" + t.arch + "\"");
@@ -249,10 +273,18 @@ Catalog build_catalog(std::vector<InstanceType> types, const CatalogOptions& opt
   std::vector<Resources> alloc;
   alloc.reserve(c.types.size());
   for (const InstanceType& t : c.types) alloc.push_back(allocatable(t, options.allocatable));
+  check_zones_have_one_provider(options);
   // Every offering once, through no pool; with_pools makes each pool's from them.
   for (std::uint32_t i = 0; i < c.types.size(); ++i) {
     const InstanceType& t = c.types[i];
-    for (const std::string& zone : options.zones) {
+    const std::string& provider = t.provider.empty() ? options.provider : t.provider;
+    auto place = options.places.find(provider);
+    const bool placed = place != options.places.end();
+    const std::vector<std::string>& zones = placed ? place->second.zones : options.zones;
+    const std::string& region = !t.region.empty()                         ? t.region
+                                : placed && !place->second.region.empty() ? place->second.region
+                                                                          : options.region;
+    for (const std::string& zone : zones) {
       auto add = [&](CapacityType ct, double usd) {
         Offering o;
         o.type_index = i;
@@ -264,7 +296,9 @@ Catalog build_catalog(std::vector<InstanceType> types, const CatalogOptions& opt
         o.micros_per_hour = dollars_to_micros(usd);
         o.labels.emplace(label::kInstanceType, t.name);
         o.labels.emplace(label::kZone, zone);
-        o.labels.emplace(label::kRegion, options.region);
+        o.labels.emplace(label::kRegion, region);
+        o.provider = provider;
+        if (!provider.empty()) o.labels.emplace(label::kProvider, provider);
         o.labels.emplace(label::kArch, t.arch);
         o.labels.emplace(label::kOs, "linux");
         o.labels.emplace(label::kCapacityType, to_string(ct));

@@ -1,5 +1,6 @@
 #pragma once
 #include <cstdint>
+#include <map>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -9,9 +10,21 @@
 
 namespace fitscale {
 
+// Where one provider of a multi-provider catalog sells (docs/clouds.md): its region and zones.
+struct ProviderPlace {
+  std::string region;
+  std::vector<std::string> zones;
+};
+
 struct CatalogOptions {
   std::vector<std::string> zones = {"us-east-1a", "us-east-1b", "us-east-1c"};
   std::string region = "us-east-1";
+  // The provider of rows with an empty `provider` column; "" = one provider, offerings carry no
+  // fitscale.io/provider label (the single-provider catalog of before).
+  std::string provider = {};
+  // Per provider name: its region and zones. A provider not listed sells in `zones`/`region`.
+  // A zone may belong to one provider only: a gang kept in one zone is then kept in one provider.
+  std::map<std::string, ProviderPlace, std::less<>> places = {};
   std::string pool = "default";  // the default pool's name, when `pools` is empty
   std::vector<Pool> pools;       // empty = default_pool(pool)
   AllocatableRule allocatable;

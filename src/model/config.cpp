@@ -20,6 +20,19 @@ namespace fitscale {
 
 const char* to_string(AwsMode m) { return m == AwsMode::Asg ? "asg" : "fleet"; }
 const char* to_string(LogFormat f) { return f == LogFormat::Json ? "json" : "text"; }
+const char* to_string(ProviderKind k) {
+  switch (k) {
+    case ProviderKind::Sim:
+      return "sim";
+    case ProviderKind::Aws:
+      return "aws";
+    case ProviderKind::Static:
+      return "static";
+    case ProviderKind::Azure:
+      return "azure";
+  }
+  return "sim";
+}
 
 namespace {
 
@@ -339,6 +352,106 @@ void read_simulator(const Reader& r, const YAML::Node& n, SimulatorConfig& out) 
   }
 }
 
+void read_azure(const Reader& r, const YAML::Node& n, const std::string& path, AzureConfig& out) {
+  r.expect_map(
+      n, path,
+      {"subscriptionId", "resourceGroup", "tenantId", "clientId", "clientSecretFile", "endpoint",
+       "loginEndpoint", "subnetId", "image", "adminUsername", "sshPublicKey", "customData"});
+  if (n.IsNull()) return;
+  auto str = [&](const char* key, std::string& field) {
+    if (auto v = n[key]) field = r.string(v, join_path(path, key));
+  };
+  str("subscriptionId", out.subscription_id);
+  str("resourceGroup", out.resource_group);
+  str("tenantId", out.tenant_id);
+  str("clientId", out.client_id);
+  str("clientSecretFile", out.client_secret_file);
+  str("endpoint", out.endpoint);
+  str("loginEndpoint", out.login_endpoint);
+  str("subnetId", out.subnet_id);
+  str("image", out.image_id);
+  str("adminUsername", out.admin_username);
+  str("sshPublicKey", out.ssh_public_key);
+  str("customData", out.custom_data);
+  for (const char* key : {"endpoint", "loginEndpoint"}) {
+    const YAML::Node v = n[key];
+    if (v && v.Scalar().rfind("http://", 0) != 0 && v.Scalar().rfind("https://", 0) != 0)
+      r.fail(v, join_path(path, key),
+             "must be an http:// or https:// URL, got " + Reader::shown(v));
+  }
+  for (const char* key : {"subscriptionId", "resourceGroup"}) {
+    if (!n[key]) r.fail(n, path, std::string("needs ") + key);
+  }
+}
+
+std::vector<ProviderConfig> read_providers(const Reader& r, const YAML::Node& n) {
+  r.expect_list(n, "providers");
+  std::vector<ProviderConfig> out;
+  std::set<std::string, std::less<>> names;
+  for (std::size_t i = 0; i < n.size(); ++i) {
+    const YAML::Node e = n[i];
+    const std::string path = "providers[" + std::to_string(i) + "]";
+    r.expect_map(
+        e, path,
+        {"name", "kind", "region", "zones", "nodeSelector", "usdPerHour", "nodes", "azure"});
+    if (e.IsNull() || !e["name"] || !e["kind"]) r.fail(e, path, "needs a name and a kind");
+    ProviderConfig p;
+    p.name = r.string(e["name"], path + ".name");
+    if (!is_dns_label(p.name))
+      r.fail(e["name"], path + ".name", "must be a DNS label (lower-case letters, digits, '-')");
+    if (!names.insert(p.name).second)
+      r.fail(e["name"], path + ".name", "provider \"" + p.name + "\" is listed twice");
+    p.kind = r.choice<ProviderKind>(e["kind"], path + ".kind",
+                                    {{"sim", ProviderKind::Sim},
+                                     {"aws", ProviderKind::Aws},
+                                     {"static", ProviderKind::Static},
+                                     {"azure", ProviderKind::Azure}});
+    if (auto v = e["region"]) p.region = r.string(v, path + ".region");
+    if (auto z = e["zones"]) {
+      r.expect_list(z, path + ".zones");
+      for (std::size_t k = 0; k < z.size(); ++k)
+        p.zones.push_back(r.string(z[k], path + ".zones[" + std::to_string(k) + "]"));
+    }
+    const bool owned = p.kind == ProviderKind::Static;
+    for (const char* key : {"nodeSelector", "usdPerHour", "nodes"}) {
+      if (e[key] && !owned) r.fail(e[key], join_path(path, key), "is for kind static only");
+    }
+    if (e["azure"] && p.kind != ProviderKind::Azure)
+      r.fail(e["azure"], path + ".azure", "is for kind azure only");
+    if (auto s = e["nodeSelector"]) {
+      r.expect_open_map(s, path + ".nodeSelector");
+      for (const auto& kv : s) {
+        p.node_selector[kv.first.Scalar()] =
+            r.string(kv.second, path + ".nodeSelector." + kv.first.Scalar(), true);
+      }
+    }
+    if (owned && p.node_selector.empty())
+      r.fail(e, path, "kind static needs a nodeSelector (the labels of the team's own nodes)");
+    if (auto v = e["usdPerHour"]) p.usd_per_hour = r.number(v, path + ".usdPerHour", 0);
+    if (auto l = e["nodes"]) {
+      r.expect_list(l, path + ".nodes");
+      for (std::size_t k = 0; k < l.size(); ++k) {
+        const std::string np = path + ".nodes[" + std::to_string(k) + "]";
+        r.expect_map(l[k], np, {"instanceType", "count"});
+        if (l[k].IsNull() || !l[k]["instanceType"] || !l[k]["count"])
+          r.fail(l[k], np, "needs instanceType and count");
+        OwnedNodes o;
+        o.instance_type = r.string(l[k]["instanceType"], np + ".instanceType");
+        o.count = r.integer(l[k]["count"], np + ".count", 1);
+        if (o.count > 100'000) r.fail(l[k]["count"], np + ".count", "must be at most 100000");
+        p.nodes.push_back(std::move(o));
+      }
+    }
+    if (p.kind == ProviderKind::Azure) {
+      if (!e["azure"]) r.fail(e, path, "kind azure needs an azure: map (docs/azure.md)");
+      read_azure(r, e["azure"], path + ".azure", p.azure);
+      if (p.region.empty()) r.fail(e, path, "kind azure needs a region (the Azure location)");
+    }
+    out.push_back(std::move(p));
+  }
+  return out;
+}
+
 void read_aws(const Reader& r, const YAML::Node& n, AwsConfig& out) {
   r.expect_map(n, "aws",
                {"endpoint", "region", "mode", "launchTemplate", "subnets", "asgTag",
@@ -469,9 +582,10 @@ Config parse_config(std::string_view yaml, std::string_view source) {
   // Const from here on: a non-const operator[] would insert the keys it looks up.
   const YAML::Node& root = loaded;
   if (!root.IsDefined() || root.IsNull()) return c;
-  r.expect_map(root, "",
-               {"zones", "region", "pool", "clusterName", "controller", "scaleDown", "allocatable",
-                "budgets", "alerts", "simulator", "aws", "metrics", "logFormat", "pools"});
+  r.expect_map(
+      root, "",
+      {"zones", "region", "pool", "clusterName", "controller", "scaleDown", "allocatable",
+       "budgets", "alerts", "simulator", "aws", "metrics", "logFormat", "pools", "providers"});
 
   if (auto z = root["zones"]) {
     r.expect_list(z, "zones");
@@ -529,6 +643,7 @@ Config parse_config(std::string_view yaml, std::string_view source) {
   if (auto n = root["alerts"]) read_alerts(r, n, c.alerts);
   if (auto n = root["simulator"]) read_simulator(r, n, c.simulator);
   if (auto n = root["aws"]) read_aws(r, n, c.aws);
+  if (auto n = root["providers"]) c.providers = read_providers(r, n);
   if (auto n = root["metrics"]) read_metrics(r, n, c.metrics);
   if (auto v = root["logFormat"]) {
     c.log_format =

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "model/budget.h"
+#include "model/labels.h"
 #include "model/offering.h"
 #include "model/pod.h"
 #include "model/pool.h"
@@ -87,6 +88,45 @@ struct AwsConfig {
   std::string interruption_queue;
 };
 
+// providers[].azure: one Azure subscription and resource group (docs/azure.md).
+struct AzureConfig {
+  std::string subscription_id;
+  std::string resource_group;
+  std::string tenant_id;
+  std::string client_id;
+  std::string client_secret_file;  // the client secret is read from this file, never the config
+  std::string endpoint;            // empty = https://management.azure.com (set for tests)
+  std::string login_endpoint;      // empty = https://login.microsoftonline.com
+  std::string subnet_id;           // the NIC's subnet (a full ARM resource id)
+  std::string image_id;            // a full ARM image id, or "publisher:offer:sku:version"
+  std::string admin_username = "fitscale";
+  std::string ssh_public_key;
+  std::string custom_data;  // cloud-init for the node's bootstrap (base64 is done by fitscale)
+};
+
+enum class ProviderKind { Sim, Aws, Static, Azure };
+const char* to_string(ProviderKind k);  // "sim", "aws", "static", "azure"
+
+// providers[].nodes (kind static, `fitscale simulate` only): owned machines the simulation
+// starts with, as count x catalog type.
+struct OwnedNodes {
+  std::string instance_type;
+  std::int64_t count = 0;
+};
+
+// One entry of `providers:` (docs/clouds.md). Empty list = the one cloud of `--provider`.
+struct ProviderConfig {
+  std::string name;  // the fitscale.io/provider label; what catalog rows and pools name
+  ProviderKind kind = ProviderKind::Sim;
+  std::string region;              // empty = the top-level region
+  std::vector<std::string> zones;  // empty = the top-level zones
+  // kind static: which Nodes are the team's own machines, and what one costs per hour.
+  Labels node_selector;
+  double usd_per_hour = 0;
+  std::vector<OwnedNodes> nodes;
+  AzureConfig azure;  // kind azure
+};
+
 struct MetricsConfig {
   std::string address = "127.0.0.1:8080";  // HTTP /metrics and /healthz
 };
@@ -111,6 +151,7 @@ struct Config {
   AlertsConfig alerts;
   SimulatorConfig simulator;
   AwsConfig aws;
+  std::vector<ProviderConfig> providers = {};
   MetricsConfig metrics;
   LogFormat log_format = LogFormat::Text;
 };

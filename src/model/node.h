@@ -52,6 +52,13 @@ struct Node {
   // evictable pods (e.g. a ReplicaSet's) do not. nullopt while pinned.
   std::optional<Time> empty_since;
   bool interruption_notice = false;  // spot instance marked for reclamation
+  // Owned hardware (a static provider's node, docs/clouds.md): metered, never removed.
+  bool owned = false;
 };
+
+// The one rule for what fitscale may ever remove (scale-down chooses from these; the controller
+// checks again before it deletes a Node or terminates an instance): a node it launched, and not
+// the team's own hardware, which is at most left cordoned.
+inline bool may_remove(const Node& n) { return n.managed && !n.owned; }
 
 }  // namespace fitscale

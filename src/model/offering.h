@@ -25,6 +25,11 @@ struct InstanceType {
   std::optional<double> spot_usd_per_hour;      // no spot offering when empty
   std::optional<int> spot_interruption_bucket;  // 0..4
   std::string spot_interruption_label;
+  // Which provider sells it and in which region (columns `provider`, `region`; docs/clouds.md):
+  // empty = the catalog's default (CatalogOptions::provider, ::region), so a catalog without
+  // these columns means what it always did.
+  std::string provider = {};
+  std::string region = {};
 
   Resources capacity() const;
 };
@@ -52,6 +57,8 @@ struct Offering {
   // the taints its nodes carry: a pod may use it only if it tolerates them.
   std::uint32_t pool_index = 0;
   std::vector<Taint> taints;
+  // The provider instance it is launched through (docs/clouds.md); "" = the only one.
+  std::string provider = {};
 
   // "p3.8xlarge/us-east-1a/spot": what the cloud sells, the same for every pool offering it.
   std::string key() const;

@@ -14,7 +14,7 @@ enum class Cause { None, Interrupted, Draining, NotReady, NeverRegistered, Empty
 Time launched_at(const Node& n) { return n.launched_at != 0 ? n.launched_at : n.created; }
 
 Cause cause_of(const Node& n, const Catalog& catalog, const Policy& policy, Time now) {
-  if (!n.managed) return Cause::None;
+  if (!may_remove(n)) return Cause::None;  // not ours, or owned hardware
   if (n.interruption_notice) return Cause::Interrupted;
   // A drain fitscale started and has not finished: propose it again so the controller goes on.
   if (n.state == NodeState::Deleting) return Cause::Draining;

@@ -161,6 +161,7 @@ class FakeCloud final : public CloudProvider {
   std::vector<std::string> terminated;
   // Offering key -> the failure every launch of it gets.
   std::map<std::string, LaunchFailure> failing;
+  std::string id_prefix = "i-";  // two fakes behind one MultiCloud need distinct ids
 
   std::string name() const override { return "fake"; }
   LaunchResult launch(const LaunchRequest& r) override {
@@ -176,7 +177,7 @@ class FakeCloud final : public CloudProvider {
     }
     for (int i = 0; i < r.count; ++i) {
       Instance inst;
-      inst.id = "i-" + std::to_string(++next_id_);
+      inst.id = id_prefix + std::to_string(++next_id_);
       inst.instance_type = r.instance_type;
       inst.zone = r.zone;
       inst.capacity_type = r.capacity_type;

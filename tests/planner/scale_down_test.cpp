@@ -370,6 +370,29 @@ TEST(ScaleDown, APoolsScaleDownPolicyDecidesWhenItsEmptyNodesGo) {
   std::vector<std::string> removed;
   for (const auto& r : p.remove) removed.push_back(r.node);
   EXPECT_EQ(removed, (std::vector<std::string>{"n-slow", "n-gone"}));
+// Owned hardware (docs/clouds.md) is never proposed, whatever would remove a cloud node: empty
+// past the TTL, an interruption notice, NotReady, never registered.
+TEST(ScaleDown, OwnedHardwareIsNeverProposedForRemoval) {
+  Policy pol;
+  pol.empty_ttl_s = 60;
+  pol.not_ready_after_s = 60;
+  pol.register_timeout_s = 60;
+  for (int variant = 0; variant < 3; ++variant) {
+    Snapshot s;
+    Node n = managed("rack-1");
+    n.owned = true;
+    n.launched_at = 1;
+    n.empty_since = 1000;
+    if (variant == 1) n.interruption_notice = true;
+    if (variant == 2) {
+      n.state = NodeState::Registered;
+      n.not_ready_since = 1000;
+    }
+    s.nodes.push_back(n);
+    EXPECT_TRUE(plan(s, cpu_catalog(), pol, 5000).remove.empty()) << "variant " << variant;
+    s.nodes[0].owned = false;  // the same node, launched by fitscale: removed
+    EXPECT_EQ(plan(s, cpu_catalog(), pol, 5000).remove.size(), 1u) << "variant " << variant;
+  }
 }
 
 }  // namespace

@@ -4,6 +4,7 @@
 
 #include <chrono>
 #include <memory>
+#include <string_view>
 #include <thread>
 
 namespace fitscale::aws {
@@ -14,19 +15,37 @@ size_t append_body(char* data, size_t size, size_t count, void* user) {
   return size * count;
 }
 
+// One header line ("Name: value\r\n"); the status line and the blank line have no colon.
+size_t append_header(char* data, size_t size, size_t count, void* user) {
+  const std::string_view line(data, size * count);
+  const auto colon = line.find(':');
+  if (colon != std::string_view::npos) {
+    std::string name(line.substr(0, colon));
+    for (char& c : name) c = static_cast<char>(c >= 'A' && c <= 'Z' ? c - 'A' + 'a' : c);
+    std::string_view value = line.substr(colon + 1);
+    while (!value.empty() && (value.front() == ' ' || value.front() == '\t'))
+      value.remove_prefix(1);
+    while (!value.empty() && (value.back() == '\r' || value.back() == '\n' || value.back() == ' '))
+      value.remove_suffix(1);
+    static_cast<NameValues*>(user)->emplace_back(std::move(name), std::string(value));
+  }
+  return size * count;
+}
+
 }  // namespace
 
 void ThreadSleeper::sleep_ms(long ms) {
   std::this_thread::sleep_for(std::chrono::milliseconds(ms));
 }
 
-HttpResponse CurlTransport::send(const std::string& method, const std::string& url,
-                                 const NameValues& headers, const std::string& body) {
-  HttpResponse out;
+HttpExchange CurlTransport::exchange(const std::string& method, const std::string& url,
+                                     const NameValues& headers, const std::string& body) {
+  HttpExchange exchanged;
+  HttpResponse& out = exchanged.response;
   std::unique_ptr<CURL, decltype(&curl_easy_cleanup)> curl(curl_easy_init(), curl_easy_cleanup);
   if (!curl) {
     out.transport_error = "curl_easy_init failed";
-    return out;
+    return exchanged;
   }
   curl_slist* list = nullptr;
   for (const auto& [name, value] : headers)
@@ -50,6 +69,8 @@ HttpResponse CurlTransport::send(const std::string& method, const std::string& u
   curl_easy_setopt(curl.get(), CURLOPT_HTTPHEADER, header_list.get());
   curl_easy_setopt(curl.get(), CURLOPT_WRITEFUNCTION, append_body);
   curl_easy_setopt(curl.get(), CURLOPT_WRITEDATA, &out.body);
+  curl_easy_setopt(curl.get(), CURLOPT_HEADERFUNCTION, append_header);
+  curl_easy_setopt(curl.get(), CURLOPT_HEADERDATA, &exchanged.headers);
   curl_easy_setopt(curl.get(), CURLOPT_TIMEOUT_MS, timeout_ms_);
   curl_easy_setopt(curl.get(), CURLOPT_CONNECTTIMEOUT_MS, connect_timeout_ms_);
   curl_easy_setopt(curl.get(), CURLOPT_NOSIGNAL, 1L);
@@ -58,10 +79,10 @@ HttpResponse CurlTransport::send(const std::string& method, const std::string& u
   if (rc != CURLE_OK) {
     out.transport_error = error[0] ? error : curl_easy_strerror(rc);
     out.body.clear();
-    return out;
+    return exchanged;
   }
   curl_easy_getinfo(curl.get(), CURLINFO_RESPONSE_CODE, &out.status);
-  return out;
+  return exchanged;
 }
 
 }  // namespace fitscale::aws

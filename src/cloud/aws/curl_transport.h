@@ -13,7 +13,11 @@ class CurlTransport final : public HttpTransport {
     return send("POST", url, headers, body);
   }
   HttpResponse send(const std::string& method, const std::string& url, const NameValues& headers,
-                    const std::string& body) override;
+                    const std::string& body) override {
+    return exchange(method, url, headers, body).response;
+  }
+  HttpExchange exchange(const std::string& method, const std::string& url,
+                        const NameValues& headers, const std::string& body) override;
 
  private:
   long timeout_ms_;

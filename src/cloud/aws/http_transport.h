@@ -2,6 +2,7 @@
 // The one HTTP call the query protocol needs, behind an interface so the client's retries,
 // pagination and error decoding are tested with a scripted fake, and libcurl stays at the edge.
 #include <string>
+#include <string_view>
 
 #include "cloud/aws/sigv4.h"
 
@@ -11,6 +12,20 @@ struct HttpResponse {
   long status = 0;  // 0 when the request never got an answer
   std::string body;
   std::string transport_error;  // curl's message when status == 0
+};
+
+// A response with its headers, names in lower case: Azure tells long-running operations and
+// throttling in headers (Azure-AsyncOperation, Location, Retry-After, x-ms-ratelimit-*).
+struct HttpExchange {
+  HttpResponse response;
+  NameValues headers;
+  // The value of header `name` (lower case), or "" when absent.
+  std::string header(std::string_view name) const {
+    for (const auto& [n, v] : headers) {
+      if (n == name) return v;
+    }
+    return {};
+  }
 };
 
 class HttpTransport {
@@ -25,6 +40,11 @@ class HttpTransport {
                             const NameValues& headers, const std::string& body) {
     if (method == "POST") return post(url, headers, body);
     return {0, "", method + " is not supported by this transport"};
+  }
+  // send() with the response's headers (a transport that keeps none answers with none).
+  virtual HttpExchange exchange(const std::string& method, const std::string& url,
+                                const NameValues& headers, const std::string& body) {
+    return {send(method, url, headers, body), {}};
   }
 };
 
