@@ -60,7 +60,8 @@ def check_crds(c):
     c.kubectl("patch", "pool", "gpu", "--subresource=status", "--type=merge",
               "-p", json.dumps({"status": {"nodes": 3, "gpus": 12, "usdPerHour": 4.5}}))
     header, rows = header_and_rows(c.kubectl("get", "pools").stdout)
-    assert header == ["NAME", "WEIGHT", "NODES", "GPUS", "USD/H", "AGE"], header
+    # "Limits Used" is one column; the header splits on its space.
+    assert header == ["NAME", "WEIGHT", "NODES", "GPUS", "USD/H", "LIMITS", "USED", "AGE"], header
     assert rows[0][:5] == ["gpu", "60", "3", "12", "4.5"], rows
     pool = c.kjson("get", "pool", "gpu")
     assert "typo" not in pool["spec"], f"unknown fields must be pruned: {pool['spec']}"

@@ -370,6 +370,8 @@ TEST(ScaleDown, APoolsScaleDownPolicyDecidesWhenItsEmptyNodesGo) {
   std::vector<std::string> removed;
   for (const auto& r : p.remove) removed.push_back(r.node);
   EXPECT_EQ(removed, (std::vector<std::string>{"n-slow", "n-gone"}));
+}
+
 // Owned hardware (docs/clouds.md) is never proposed, whatever would remove a cloud node: empty
 // past the TTL, an interruption notice, NotReady, never registered.
 TEST(ScaleDown, OwnedHardwareIsNeverProposedForRemoval) {
