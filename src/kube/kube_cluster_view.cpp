@@ -22,8 +22,7 @@ json taint_json(const Taint& t) {
 
 KubeClusterView::KubeClusterView(const KubeConfig& config, const Clock& clock,
                                  const obs::Logger& log, KubeCodecs codecs, KubeViewOptions options)
-    : clock_(clock),
-      log_(log),
+    : log_(log),
       options_(options),
       nodes_(config, std::move(codecs.nodes), log, options.informer),
       pods_(config, std::move(codecs.pods), log, options.informer),

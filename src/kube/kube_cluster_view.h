@@ -84,7 +84,6 @@ class KubeClusterView final : public ClusterView {
                    const std::function<bool(nlohmann::json&)>& edit);
   bool allowed(const std::string& action);
 
-  const Clock& clock_;
   const obs::Logger& log_;
   KubeViewOptions options_;
   Informer<Node> nodes_;
