@@ -572,6 +572,12 @@ int run(const RunFlags& f) {
   // A new leader starts from a fresh controller: what a previous term remembered (empty
   // timers, backoffs) may be stale after another replica acted.
   std::unique_ptr<Controller> controller;
+  const auto new_controller = [&] {
+    auto c = std::make_unique<Controller>(provisioning_view, cloud, catalog, clock, ledger,
+                                          recorder, controller_options);
+    c->set_launch_log(&launch_writer);
+    return c;
+  };
   bool synced_logged = false;
   // A signal stops a loop between its phases and batches, not at its end (issue 20).
   controller_options.checkpoint = [&signals] { return signals.signal() != 0; };
@@ -601,15 +607,11 @@ int run(const RunFlags& f) {
       metrics.set_budgets(controller_options.policy.budgets);
       if (alerts.recorder) alerts.recorder->set_budgets(controller_options.policy.budgets);
       pools.update(all, catalog);
-      controller = std::make_unique<Controller>(provisioning_view, cloud, catalog, clock, ledger,
-                                                recorder, controller_options);
-      controller->set_launch_log(&launch_writer);
+      controller = new_controller();
     } else if (pools.update(all, catalog)) {
       // The offerings changed under the controller: a fresh one plans on them (as a new term).
       controller_options.policy.budgets = budgets.current();
-      controller = std::make_unique<Controller>(provisioning_view, cloud, catalog, clock, ledger,
-                                                recorder, controller_options);
-      controller->set_launch_log(&launch_writer);
+      controller = new_controller();
     }
     if (const Budgets& b = budgets.budgets(budgets_changed); budgets_changed) {
       controller->set_budgets(b);

@@ -678,11 +678,7 @@ void Controller::remove(const Plan& p, const Snapshot& snapshot, Time now, LoopR
         // A PodDisruptionBudget says not now. Waiting cordoned would keep the node out of
         // scheduling for as long as the budget holds (forever, for a budget that allows no
         // disruption): give it back, and let the empty timer run again before the next try.
-        if (st.cordoned.erase(d.node) != 0) cluster_.uncordon(d.node);
-        st.draining.erase(d.node);
-        st.empty_since.erase(d.node);
-        st.kept.forget_empty(d.node);
-        st.force_plan = true;
+        give_back(d.node);
         continue;
       }
       if (d.kind == RemoveReason::Empty && !options_.synchronous_world) {
@@ -701,6 +697,17 @@ void Controller::remove(const Plan& p, const Snapshot& snapshot, Time now, LoopR
     }
     finish_removal(d, now, result);
   }
+}
+
+// A removal that will not happen: the node is uncordoned if fitscale cordoned it, and its empty
+// timer starts again before the next try.
+void Controller::give_back(const std::string& node) {
+  State& st = *state_;
+  if (st.cordoned.erase(node) != 0) cluster_.uncordon(node);
+  st.draining.erase(node);
+  st.empty_since.erase(node);
+  st.kept.forget_empty(node);
+  st.force_plan = true;
 }
 
 void Controller::finish_removal(const RemoveDecision& d, Time now, LoopResult& result) {
@@ -764,12 +771,8 @@ void Controller::finish_empty_removals(const Snapshot& snapshot, Time now, LoopR
           ActionKind::Keep, d.node, "not removed, uncordoned: " + check.why, {{"node", d.node}}});
       record_event(node_ref(d.node), "Normal", "RemovalCancelled",
                    "fitscale keeps this node: " + check.why);
-      if (st.cordoned.erase(d.node) != 0) cluster_.uncordon(d.node);
+      give_back(d.node);
       cluster_.remove_taint(d.node, planner::kToBeDeletedTaint);
-      st.draining.erase(d.node);
-      st.empty_since.erase(d.node);
-      st.kept.forget_empty(d.node);
-      st.force_plan = true;
       it = st.cordoned_empty.erase(it);
       continue;
     }

@@ -76,6 +76,7 @@ class Controller {
   void finish_empty_removals(const Snapshot& snapshot, Time now, LoopResult& result);
   // A node's deletion done: its instance terminated, metering stopped, its timers forgotten.
   void finish_removal(const RemoveDecision& d, Time now, LoopResult& result);
+  void give_back(const std::string& node);
   void report_kept(const Plan& p);
   void report_unschedulable(const Plan& p, LoopResult& result);
   void report_bad_pods(const std::vector<BadObject>& bad);
