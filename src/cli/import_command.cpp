@@ -15,6 +15,7 @@
 #include "model/file_text.h"
 #include "model/karpenter_import.h"
 #include "model/pool_manifest.h"
+#include "model/yaml_documents.h"
 
 namespace fitscale::cli {
 
@@ -24,24 +25,8 @@ int import_karpenter_files(const std::vector<std::string>& files, const std::str
   std::vector<YAML::Node> nodes;
   std::vector<std::string> sources;
   for (const std::string& f : files) {
-    std::vector<YAML::Node> docs;
-    try {
-      docs = YAML::LoadAll(read_file_text(f, "Karpenter manifest"));
-    } catch (const YAML::Exception& e) {
-      std::string where = f;
-      if (e.mark.line >= 0) where += ":" + std::to_string(e.mark.line + 1);
-      throw InputError(where + ": not valid YAML: " + e.msg);
-    }
-    for (auto& d : docs) {
-      if (!d.IsDefined() || d.IsNull()) continue;
-      if (d.IsMap() && d["kind"] && d["kind"].IsScalar() && d["kind"].Scalar() == "List" &&
-          d["items"] && d["items"].IsSequence()) {
-        for (const auto& item : d["items"]) {
-          nodes.push_back(item);
-          sources.push_back(f);
-        }
-        continue;
-      }
+    for (const YAML::Node& d :
+         manifest_objects(load_yaml_documents(read_file_text(f, "Karpenter manifest"), f))) {
       nodes.push_back(d);
       sources.push_back(f);
     }
@@ -53,9 +38,8 @@ int import_karpenter_files(const std::vector<std::string>& files, const std::str
   const std::string yaml = pool_manifests_yaml(imported);
   // What we print, `fitscale run` and `fitscale validate --pools` must read: checked here, so a
   // bug in the conversion is an error now, not a Warning Event later.
-  for (const auto& d : YAML::LoadAll(yaml)) {
-    if (d.IsDefined() && !d.IsNull()) read_pool_manifest(d, "the imported Pools");
-  }
+  for (const YAML::Node& d : manifest_objects(load_yaml_documents(yaml, "the imported Pools")))
+    read_pool_manifest(d, "the imported Pools");
   for (const auto& w : imported.warnings)
     std::fprintf(stderr, "fitscale: warning: %s\n", w.c_str());
   if (output.empty()) {

@@ -7,6 +7,7 @@
 #include "model/error.h"
 #include "model/file_text.h"
 #include "model/pool_manifest.h"
+#include "model/yaml_documents.h"
 
 namespace fitscale::cli {
 
@@ -27,26 +28,12 @@ std::vector<Pool> read_pool_files(const std::vector<std::string>& paths,
                                   std::vector<std::string>& errors) {
   std::vector<Pool> out;
   for (const std::string& path : paths) {
-    std::vector<YAML::Node> docs;
+    std::vector<YAML::Node> objects;
     try {
-      docs = YAML::LoadAll(read_file_text(path, "Pool manifest"));
-    } catch (const YAML::Exception& e) {
-      std::string where = path;
-      if (e.mark.line >= 0) where += ":" + std::to_string(e.mark.line + 1);
-      errors.push_back(where + ": not valid YAML: " + e.msg);
-      continue;
+      objects = manifest_objects(load_yaml_documents(read_file_text(path, "Pool manifest"), path));
     } catch (const InputError& e) {
       errors.push_back(e.what());
       continue;
-    }
-    std::vector<YAML::Node> objects;
-    for (const auto& d : docs) {
-      if (!d.IsDefined() || d.IsNull()) continue;
-      if (scalar(d, "kind") == "List" && d["items"] && d["items"].IsSequence()) {
-        for (const auto& item : d["items"]) objects.push_back(item);
-      } else {
-        objects.push_back(d);
-      }
     }
     if (objects.empty()) errors.push_back(path + ": holds no Pool");
     for (const auto& o : objects) {
@@ -78,7 +65,11 @@ std::vector<Pool> read_pool_files(const std::vector<std::string>& paths,
 std::string manifest_hint(const std::string& path) {
   YAML::Node doc;
   try {
-    doc = YAML::Load(read_file_text(path, "config file"));
+    // The first object is enough to tell a manifest (often several documents) from a config.
+    const auto objects =
+        manifest_objects(load_yaml_documents(read_file_text(path, "config file"), path));
+    if (objects.empty()) return "";
+    doc = objects.front();
   } catch (const std::exception&) {
     return "";  // the config reader reports it with its line
   }

@@ -18,6 +18,7 @@
 #include "model/file_text.h"
 #include "model/money.h"
 #include "model/pool_config.h"
+#include "model/yaml_documents.h"
 #include "obs/redact.h"
 #include "planner/policy_from_config.h"
 
@@ -79,24 +80,12 @@ void print_summary(const Config& c) {
 std::vector<BudgetObject> read_budget_file(const std::string& path, const std::string& own_ns,
                                            std::vector<std::string>& errors) {
   std::vector<BudgetObject> out;
-  std::vector<YAML::Node> docs;
-  try {
-    docs = YAML::LoadAll(read_file_text(path, "Budget manifest"));
-  } catch (const YAML::Exception& e) {
-    std::string where = path;
-    if (e.mark.line >= 0) where += ":" + std::to_string(e.mark.line + 1);
-    errors.push_back(where + ": not valid YAML: " + e.msg);
-    return out;
-  }
   std::vector<YAML::Node> objects;
-  for (const auto& d : docs) {
-    if (!d.IsDefined() || d.IsNull()) continue;
-    if (d.IsMap() && d["kind"] && d["kind"].IsScalar() && d["kind"].Scalar() == "List" &&
-        d["items"] && d["items"].IsSequence()) {
-      for (const auto& item : d["items"]) objects.push_back(item);
-    } else {
-      objects.push_back(d);
-    }
+  try {
+    objects = manifest_objects(load_yaml_documents(read_file_text(path, "Budget manifest"), path));
+  } catch (const InputError& e) {
+    errors.push_back(e.what());
+    return out;
   }
   for (const auto& o : objects) {
     const YAML::Mark m = o.Mark();
@@ -123,8 +112,11 @@ std::vector<BudgetObject> read_budget_file(const std::string& path, const std::s
 void refuse_budget_as_config(const std::string& path) {
   YAML::Node doc;
   try {
-    doc = YAML::Load(read_file_text(path, "config file"));
-  } catch (const YAML::Exception&) {
+    const auto objects =
+        manifest_objects(load_yaml_documents(read_file_text(path, "config file"), path));
+    if (objects.empty()) return;
+    doc = objects.front();
+  } catch (const InputError&) {
     return;  // load_config_file reports it with its line
   }
   if (is_budget_manifest(doc)) {

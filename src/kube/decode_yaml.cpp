@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include "model/error.h"
+#include "model/yaml_documents.h"
 
 namespace fitscale {
 namespace {
@@ -151,60 +152,10 @@ std::string json_of(const YAML::Node& node, std::size_t source_size) {
   return out;
 }
 
-// Sees only where each document of a stream starts.
-class DocumentStarts : public YAML::EventHandler {
- public:
-  YAML::Mark last;
-  void OnDocumentStart(const YAML::Mark& mark) override { last = mark; }
-  void OnDocumentEnd() override {}
-  void OnNull(const YAML::Mark&, YAML::anchor_t) override {}
-  void OnAlias(const YAML::Mark&, YAML::anchor_t) override {}
-  void OnScalar(const YAML::Mark&, const std::string&, YAML::anchor_t,
-                const std::string&) override {}
-  void OnSequenceStart(const YAML::Mark&, const std::string&, YAML::anchor_t,
-                       YAML::EmitterStyle::value) override {}
-  void OnSequenceEnd() override {}
-  void OnMapStart(const YAML::Mark&, const std::string&, YAML::anchor_t,
-                  YAML::EmitterStyle::value) override {}
-  void OnMapEnd() override {}
-};
-
-// yaml-cpp 0.7's LoadAll never returns on some malformed streams ("{},", a stray "," after a
-// document): its parser reports an empty document without consuming the token that stopped it,
-// again and again, and the list of documents grows until memory runs out (jbeder/yaml-cpp#1040,
-// fixed upstream after 0.8). A first pass over the events finds a document that starts where the
-// previous one did and refuses the stream there.
-void refuse_stuck_stream(const std::string& text) {
-  std::istringstream in(text);
-  YAML::Parser parser(in);
-  DocumentStarts starts;
-  int previous = -1;
-  while (parser.HandleNextDocument(starts)) {
-    if (previous >= 0 && starts.last.pos == previous) {
-      const auto at = static_cast<std::size_t>(previous);
-      const std::string token = at < text.size() ? text.substr(at, 1) : "";
-      throw YAML::ParserException(starts.last,
-                                  "unexpected \"" + token + "\" where a document should start");
-    }
-    previous = starts.last.pos;
-  }
-}
-
-std::vector<YAML::Node> load_all(std::string_view text, std::string_view source) {
-  try {
-    const std::string owned(text);
-    refuse_stuck_stream(owned);
-    return YAML::LoadAll(owned);
-  } catch (const YAML::ParserException& e) {
-    throw InputError(std::string(source) + ":" + std::to_string(e.mark.line + 1) + ":" +
-                     std::to_string(e.mark.column + 1) + ": invalid YAML: " + e.msg);
-  }
-}
-
 }  // namespace
 
 std::string yaml_to_json(std::string_view yaml_text) {
-  auto docs = load_all(yaml_text, "yaml");
+  auto docs = load_yaml_documents(yaml_text, "yaml");
   if (docs.empty()) return "null";
   try {
     return json_of(docs.front(), yaml_text.size());
@@ -224,7 +175,7 @@ std::vector<YamlObject> split_yaml_objects(std::string_view text, std::string_vi
       throw InputError(where + ": " + e.what());
     }
   };
-  for (const YAML::Node& doc : load_all(text, source)) {
+  for (const YAML::Node& doc : load_yaml_documents(text, source)) {
     if (doc.IsNull()) continue;  // an empty document, e.g. after a trailing "---"
     const std::string where = src + ":" + std::to_string(doc.Mark().line + 1);
     if (!doc.IsMap()) {

@@ -8,6 +8,7 @@
 
 #include "model/error.h"
 #include "model/file_text.h"
+#include "model/yaml_documents.h"
 
 namespace fitscale {
 namespace {
@@ -119,12 +120,7 @@ std::string encode_base64(std::string_view bytes) {
 
 KubeConfig parse_kubeconfig(std::string_view yaml_text, const std::string& source,
                             const std::string& base_dir) {
-  YAML::Node root;
-  try {
-    root = YAML::Load(std::string(yaml_text));
-  } catch (const YAML::Exception& e) {
-    throw InputError(source + ":" + std::to_string(e.mark.line + 1) + ": malformed YAML: " + e.msg);
-  }
+  const YAML::Node root = load_yaml_document(yaml_text, source);
   if (!root.IsMap())
     throw InputError(source + ": not a kubeconfig (expected a YAML map at the top)");
 

@@ -15,6 +15,7 @@
 #include "model/pool_config.h"
 #include "model/quantity.h"
 #include "model/resources.h"
+#include "model/yaml_documents.h"
 
 namespace fitscale {
 
@@ -571,14 +572,7 @@ Config parse_config(std::string_view yaml, std::string_view source) {
   Config c;
   c.source = std::string(source);
   const Reader r(c.source);
-  YAML::Node loaded;
-  try {
-    loaded = YAML::Load(std::string(yaml));
-  } catch (const YAML::Exception& e) {
-    std::string where = c.source;
-    if (e.mark.line >= 0) where += ":" + std::to_string(e.mark.line + 1);
-    throw InputError(where + ": not valid YAML: " + e.msg);
-  }
+  const YAML::Node loaded = load_yaml_document(yaml, c.source);
   // Const from here on: a non-const operator[] would insert the keys it looks up.
   const YAML::Node& root = loaded;
   if (!root.IsDefined() || root.IsNull()) return c;

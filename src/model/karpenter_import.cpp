@@ -99,6 +99,9 @@ class Importer {
         for (std::size_t j = 0; j < v.size(); ++j)
           req.values.push_back(r_.scalar(v[j], f + ".values[" + std::to_string(j) + "]"));
       }
+      // Checked here, with the NodePool's line, so what the import prints always reads back.
+      if (const std::string problem = requirement_values_problem(req); !problem.empty())
+        r_.fail(e["values"] ? e["values"] : e, f + ".values", problem);
       for (const auto& kv : e) {
         const std::string k = kv.first.Scalar();
         if (k == "minValues") {

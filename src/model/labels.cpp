@@ -54,6 +54,31 @@ std::string gpu_model_case(std::string value, const std::vector<std::string>& gp
   return value;
 }
 
+std::string requirement_values_problem(const Requirement& r) {
+  switch (r.op) {
+    case SelectorOp::In:
+    case SelectorOp::NotIn:
+      if (r.values.empty())
+        return std::string(r.op == SelectorOp::In ? "In" : "NotIn") + " needs at least one value";
+      return "";
+    case SelectorOp::Exists:
+    case SelectorOp::DoesNotExist:
+      if (!r.values.empty())
+        return std::string(r.op == SelectorOp::Exists ? "Exists" : "DoesNotExist") +
+               " takes no values";
+      return "";
+    case SelectorOp::Gt:
+    case SelectorOp::Lt: {
+      std::int64_t x = 0;
+      if (r.values.size() != 1 || !parse_int(r.values[0], x))
+        return std::string(r.op == SelectorOp::Gt ? "Gt" : "Lt") +
+               " needs exactly one whole number";
+      return "";
+    }
+  }
+  return "";
+}
+
 bool matches(const Requirement& r, const Labels& labels) {
   auto it = labels.find(r.key);
   const bool present = it != labels.end();

@@ -35,6 +35,10 @@ struct LabelSelector {
 };
 
 bool matches(const Requirement& r, const Labels& labels);
+// Why a requirement's values do not suit its operator (In/NotIn need some, Exists/DoesNotExist
+// none, Gt/Lt one whole number), as the API server's node-selector validation says; "" when they
+// do. The one check for Pool requirements, whether read from fitscale's or Karpenter's YAML.
+std::string requirement_values_problem(const Requirement& r);
 bool matches(const NodeSelectorTerm& t, const Labels& labels);
 bool matches(const LabelSelector& s, const Labels& labels);
 // nodeSelector map: every key=value present.

@@ -116,26 +116,8 @@ class PoolReader {
       for (std::size_t i = 0; i < v.size(); ++i)
         r.values.push_back(string(v[i], path + ".values[" + std::to_string(i) + "]", true));
     }
-    const YAML::Node at = n["values"] ? n["values"] : n;
-    switch (r.op) {
-      case SelectorOp::In:
-      case SelectorOp::NotIn:
-        if (r.values.empty()) fail(at, path + ".values", ops + " needs at least one value");
-        break;
-      case SelectorOp::Exists:
-      case SelectorOp::DoesNotExist:
-        if (!r.values.empty()) fail(at, path + ".values", ops + " takes no values");
-        break;
-      case SelectorOp::Gt:
-      case SelectorOp::Lt: {
-        std::int64_t x = 0;
-        const std::string& s = r.values.empty() ? std::string() : r.values[0];
-        const auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), x);
-        if (r.values.size() != 1 || s.empty() || ec != std::errc() || end != s.data() + s.size())
-          fail(at, path + ".values", ops + " needs exactly one whole number");
-        break;
-      }
-    }
+    if (const std::string problem = requirement_values_problem(r); !problem.empty())
+      fail(n["values"] ? n["values"] : n, path + ".values", problem);
     return r;
   }
 

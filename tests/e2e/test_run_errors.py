@@ -23,7 +23,7 @@ def main():
         code, lines = run("--kubeconfig", broken, "--provider", "sim")
         assert code == 2, (code, lines)
         assert len(lines) == 1, lines
-        assert broken in lines[0] and "malformed YAML" in lines[0], lines
+        assert broken in lines[0] and "invalid YAML" in lines[0], lines
 
         no_server = write_file(tmp, "no-server.yaml",
                                "current-context: dev\ncontexts: [{name: dev, context: {cluster: c, user: u}}]\n"

@@ -90,7 +90,7 @@ users: [{name: u, user: {client-certificate-data: Q0VSVA==, client-key-data: S0V
 TEST(Kubeconfig, ErrorsNameTheFileAndTheKey) {
   EXPECT_EQ(error_of("current-context: [1, 2"), error_of("current-context: [1, 2"));
   EXPECT_NE(error_of("current-context: [1, 2").find("kc.yaml:"), std::string::npos);
-  EXPECT_NE(error_of("current-context: [1, 2").find("malformed YAML"), std::string::npos);
+  EXPECT_NE(error_of("current-context: [1, 2").find("invalid YAML"), std::string::npos);
   EXPECT_EQ(error_of("clusters: []"), "kc.yaml: current-context: missing");
   EXPECT_EQ(error_of("current-context: x\ncontexts: []"), "kc.yaml: contexts: no entry named 'x'");
   std::string no_server = R"(current-context: x
