@@ -683,8 +683,9 @@ Runner register_run(CLI::App& app) {
   sub->add_option("--config", flags->config, "fitscale config file (YAML)");
   sub->add_option(
       "--catalog", flags->catalog,
-      "Instance catalog CSV (default: the embedded AWS us-east-1 catalog); with --provider "
-      "aws, the price table merged with what the EC2 API reports");
+      "Instance catalog CSV (default: the embedded AWS us-east-1 catalog, or none when every "
+      "cloud of providers: has its own catalog); with --provider aws, the price table merged "
+      "with what the EC2 API reports");
   sub->add_flag("--dry-run", flags->dry_run, "Log every action it would take and take none");
   sub->add_option("--interval", flags->interval_s,
                   "Seconds between reconcile loops, at least 1 (default: the config's "
