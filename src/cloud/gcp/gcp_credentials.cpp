@@ -25,7 +25,7 @@ std::string read_token_answer(const aws::HttpResponse& r, Time now, Time& expire
   if (r.status == 0) throw GceError(0, "TokenRequestFailed", what + (": " + r.transport_error));
   if (r.status != 200) throw gce_error_from_body(r.status, r.body);
   const nlohmann::json j = nlohmann::json::parse(r.body, nullptr, false);
-  const std::string token = str(j, "access_token");
+  std::string token = str(j, "access_token");
   if (token.empty())
     throw GceError(r.status, "BadTokenResponse", std::string("no access_token from ") + what);
   Time lifetime = 3600;
