@@ -10,6 +10,7 @@
 #include <signal.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <condition_variable>
@@ -373,9 +374,18 @@ int run(const RunFlags& f) {
   check_api_access(kube);
   // The shipped (or --catalog) table: the whole catalog for --provider sim, the on-demand prices
   // and spot estimates for --provider aws.
-  const std::vector<InstanceType> price_table =
-      f.catalog.empty() ? parse_catalog_csv(default_catalog_csv(), "embedded catalog")
-                        : parse_catalog_csv(read_file_text(f.catalog, "catalog"), f.catalog);
+  // Plus each provider's own catalog (providers[].catalog); when every cloud has one, the
+  // embedded AWS us-east-1 table would belong to none of them and is left out.
+  const bool every_cloud_has_a_catalog =
+      !config.providers.empty() &&
+      std::all_of(config.providers.begin(), config.providers.end(), [](const ProviderConfig& p) {
+        return p.kind == ProviderKind::Static || !p.catalog.empty();
+      });
+  const std::vector<InstanceType> price_table = with_provider_catalogs(
+      !f.catalog.empty() ? parse_catalog_csv(read_file_text(f.catalog, "catalog"), f.catalog)
+      : every_cloud_has_a_catalog ? std::vector<InstanceType>{}
+                                  : parse_catalog_csv(default_catalog_csv(), "embedded catalog"),
+      config, [](const std::string& path) { return read_file_text(path, "catalog"); });
   check_catalog_providers(price_table, config, f.catalog.empty() ? "embedded catalog" : f.catalog);
   const std::string identity = f.id.empty() ? default_identity() : f.id;
 
@@ -436,6 +446,7 @@ int run(const RunFlags& f) {
   } else {
     all = build_catalog(price_table, RunPools::open_options(catalog_options_from_config(config)));
     catalog = build_catalog(price_table, catalog_options_from_config(config));
+    if (provider.configured) provider.configured->set_prices(catalog);
   }
   Time next_spot_refresh = clock.now() + config.aws.spot_price_refresh_s;
 
@@ -672,8 +683,9 @@ Runner register_run(CLI::App& app) {
   sub->add_option("--config", flags->config, "fitscale config file (YAML)");
   sub->add_option(
       "--catalog", flags->catalog,
-      "Instance catalog CSV (default: the embedded AWS us-east-1 catalog); with --provider "
-      "aws, the price table merged with what the EC2 API reports");
+      "Instance catalog CSV (default: the embedded AWS us-east-1 catalog, or none when every "
+      "cloud of providers: has its own catalog); with --provider aws, the price table merged "
+      "with what the EC2 API reports");
   sub->add_flag("--dry-run", flags->dry_run, "Log every action it would take and take none");
   sub->add_option("--interval", flags->interval_s,
                   "Seconds between reconcile loops, at least 1 (default: the config's "

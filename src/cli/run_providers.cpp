@@ -4,10 +4,15 @@
 #include <optional>
 #include <set>
 
+#include "cli/aws_setup.h"
 #include "cloud/aws/curl_transport.h"
 #include "cloud/azure/arm_client.h"
 #include "cloud/azure/azure_provider.h"
 #include "cloud/azure/client_secret_credential.h"
+#include "cloud/gcp/gce_client.h"
+#include "cloud/gcp/gce_error.h"
+#include "cloud/gcp/gcp_credentials.h"
+#include "cloud/gcp/gcp_provider.h"
 #include "cloud/sim/remote_sim_cloud.h"
 #include "cloud/static/static_provider.h"
 #include "model/error.h"
@@ -43,6 +48,15 @@ struct AzureStack {
   std::unique_ptr<azure::AzureProvider> provider;
 };
 
+struct GcpStack {
+  // zoneOperations.wait answers within about two minutes: the transport waits longer than that.
+  aws::CurlTransport transport{150000, 10000};
+  aws::ThreadSleeper sleeper;
+  std::unique_ptr<cloud::TokenSource> credential;
+  std::unique_ptr<gcp::GceClient> gce;
+  std::unique_ptr<gcp::GcpProvider> provider;
+};
+
 std::string trimmed(std::string s) {
   while (!s.empty() && (s.back() == '\n' || s.back() == '\r' || s.back() == ' ')) s.pop_back();
   return s;
@@ -65,6 +79,8 @@ struct ConfiguredProviders::Parts {
   NodeCache nodes;
   std::vector<std::unique_ptr<CloudProvider>> clouds;
   std::vector<std::unique_ptr<AzureStack>> azure;
+  std::vector<std::unique_ptr<GcpStack>> gcp;
+  std::vector<std::unique_ptr<aws::AwsStack>> aws;
 };
 
 ConfiguredProviders::ConfiguredProviders(const Config& config, const KubeConfig& kube,
@@ -127,12 +143,61 @@ ConfiguredProviders::ConfiguredProviders(const Config& config, const KubeConfig&
         parts_->azure.push_back(std::move(stack));
         break;
       }
-      case ProviderKind::Aws:
-        // The AWS stack reads its catalog from the EC2 API and its settings from the top-level
-        // `aws:`; behind the multi-provider router it is not wired yet (docs/clouds.md).
-        throw InputError(where +
-                         ": kind aws is not supported in providers: yet; run AWS alone with "
-                         "--provider aws");
+      case ProviderKind::Gcp: {
+        const GcpConfig& g = pc.gcp;
+        auto stack = std::make_unique<GcpStack>();
+        if (!g.credentials_file.empty()) {
+          try {
+            stack->credential = std::make_unique<gcp::ServiceAccountCredential>(
+                gcp::parse_service_account_key(
+                    read_file_text(g.credentials_file, "gcp credentialsFile", 1 << 20),
+                    g.credentials_file),
+                stack->transport, clock);
+          } catch (const gcp::GceError& e) {
+            throw InputError(where + ": gcp.credentialsFile: " + e.what());
+          }
+        } else {
+          stack->credential = std::make_unique<gcp::MetadataServerCredential>(
+              g.metadata_endpoint.empty() ? "http://metadata.google.internal" : g.metadata_endpoint,
+              stack->transport, clock);
+        }
+        gcp::GceClientOptions go;
+        if (!g.endpoint.empty()) go.endpoint = g.endpoint;
+        stack->gce = std::make_unique<gcp::GceClient>(go, stack->transport, *stack->credential,
+                                                      stack->sleeper);
+        gcp::GcpProviderOptions po;
+        po.name = pc.name;
+        po.zones = pc.zones;
+        po.instance.cluster_name = config.cluster_name;
+        po.instance.project = g.project;
+        po.instance.source_image = g.image;
+        po.instance.network = g.network;
+        po.instance.subnetwork = g.subnetwork;
+        po.instance.service_account = g.service_account;
+        po.instance.startup_script = g.startup_script;
+        po.instance.boot_disk_gb = g.boot_disk_gb;
+        stack->provider = std::make_unique<gcp::GcpProvider>(po, *stack->gce, clock);
+        cloud = stack->provider.get();
+        parts_->gcp.push_back(std::move(stack));
+        break;
+      }
+      case ProviderKind::Aws: {
+        // One region: the top-level aws: settings with this entry's region, zones, endpoint,
+        // credentials profile and subnets. The interruption queue is one region's: not shared.
+        Config regional = config;
+        regional.region = pc.region;
+        regional.aws.region = pc.region;
+        if (!pc.zones.empty()) regional.zones = pc.zones;
+        if (!pc.aws.endpoint.empty()) regional.aws.endpoint = pc.aws.endpoint;
+        if (!pc.aws.credentials_profile.empty())
+          regional.aws.credentials_profile = pc.aws.credentials_profile;
+        if (!pc.aws.subnets.empty()) regional.aws.subnets = pc.aws.subnets;
+        regional.aws.interruption_queue.clear();
+        parts_->aws.push_back(
+            make_aws_stack(regional, "", "", clock, nullptr, AwsRole::Autoscaler));
+        cloud = &parts_->aws.back()->provider();
+        break;
+      }
     }
     if (pc.kind != ProviderKind::Static && default_provider.empty()) default_provider = pc.name;
     named.push_back({pc.name, cloud});
@@ -146,6 +211,32 @@ ConfiguredProviders::~ConfiguredProviders() = default;
 
 void ConfiguredProviders::nodes_observed(const std::vector<Node>& nodes) {
   parts_->nodes.set(nodes);
+}
+
+void ConfiguredProviders::set_prices(const Catalog& catalog) {
+  // An AWS provider prices the instances it lists by type x zone x capacity; zones are one
+  // provider's each, so the whole catalog serves every region.
+  for (auto& stack : parts_->aws) stack->provider().set_prices(catalog);
+}
+
+std::vector<InstanceType> with_provider_catalogs(
+    std::vector<InstanceType> types, const Config& config,
+    const std::function<std::string(const std::string&)>& read) {
+  for (std::size_t i = 0; i < config.providers.size(); ++i) {
+    const ProviderConfig& pc = config.providers[i];
+    if (pc.catalog.empty()) continue;
+    const std::string where =
+        config.source + ": providers[" + std::to_string(i) + "].catalog (" + pc.catalog + ")";
+    for (InstanceType t : parse_catalog_csv(read(pc.catalog), pc.catalog)) {
+      if (!t.provider.empty() && t.provider != pc.name)
+        throw InputError(where + ": instance type " + t.name + " names provider \"" + t.provider +
+                         "\"; a provider's own catalog sells through it only");
+      t.provider = pc.name;
+      if (t.region.empty()) t.region = pc.region;
+      types.push_back(std::move(t));
+    }
+  }
+  return types;
 }
 
 void check_catalog_providers(const std::vector<InstanceType>& types, const Config& config,

@@ -1,7 +1,8 @@
 #pragma once
 // `providers:` for `fitscale run` (docs/clouds.md): one CloudProvider per entry, behind one
 // MultiCloud that routes each launch by its offering's provider. Kinds: sim (the virtual
-// cluster's cloud), static (the team's own nodes, found by label), azure (docs/azure.md).
+// cluster's cloud), static (the team's own nodes, found by label), azure (docs/azure.md), gcp
+// (docs/gcp.md), aws (one region each).
 #include <functional>
 #include <memory>
 #include <string>
@@ -27,6 +28,8 @@ class ConfiguredProviders {
   CloudProvider& provider() { return *multi_; }
   // The Nodes the view last observed: owned hardware is found among them.
   void nodes_observed(const std::vector<Node>& nodes);
+  // The run's catalog: the AWS providers price the instances they list from it.
+  void set_prices(const Catalog& catalog);
 
  private:
   struct Parts;
@@ -37,6 +40,13 @@ class ConfiguredProviders {
 // How `fitscale run` reaches the virtual cluster's simulated cloud: beside the Kubernetes API,
 // with the kubeconfig's credentials.
 RemoteSimCloudOptions remote_sim_cloud_options(const KubeConfig& kube);
+
+// `types` (the run's catalog) with the rows of each provider's own catalog (providers[].catalog,
+// read with `read`): each row sells through that provider, in its region unless the row names
+// one. Throws InputError naming the entry for a row of another provider.
+std::vector<InstanceType> with_provider_catalogs(
+    std::vector<InstanceType> types, const Config& config,
+    const std::function<std::string(const std::string&)>& read);
 
 // Every catalog row's provider must be a configured cloud (not owned hardware): a row of an
 // unknown provider would be planned and could launch nowhere.

@@ -31,6 +31,8 @@ const char* to_string(ProviderKind k) {
       return "static";
     case ProviderKind::Azure:
       return "azure";
+    case ProviderKind::Gcp:
+      return "gcp";
   }
   return "sim";
 }
@@ -385,6 +387,51 @@ void read_azure(const Reader& r, const YAML::Node& n, const std::string& path, A
   }
 }
 
+void read_gcp(const Reader& r, const YAML::Node& n, const std::string& path, GcpConfig& out) {
+  r.expect_map(n, path,
+               {"project", "credentialsFile", "metadataEndpoint", "endpoint", "image", "network",
+                "subnetwork", "serviceAccount", "startupScript", "bootDiskGb"});
+  if (n.IsNull() || !n["project"]) r.fail(n, path, "needs project (the Compute Engine project id)");
+  auto str = [&](const char* key, std::string& field) {
+    if (auto v = n[key]) field = r.string(v, join_path(path, key));
+  };
+  str("project", out.project);
+  str("credentialsFile", out.credentials_file);
+  str("metadataEndpoint", out.metadata_endpoint);
+  str("endpoint", out.endpoint);
+  str("image", out.image);
+  str("network", out.network);
+  str("subnetwork", out.subnetwork);
+  str("serviceAccount", out.service_account);
+  str("startupScript", out.startup_script);
+  if (auto v = n["bootDiskGb"]) out.boot_disk_gb = r.integer(v, join_path(path, "bootDiskGb"), 10);
+  for (const char* key : {"endpoint", "metadataEndpoint"}) {
+    const YAML::Node v = n[key];
+    if (v && v.Scalar().rfind("http://", 0) != 0 && v.Scalar().rfind("https://", 0) != 0)
+      r.fail(v, join_path(path, key),
+             "must be an http:// or https:// URL, got " + Reader::shown(v));
+  }
+}
+
+void read_provider_aws(const Reader& r, const YAML::Node& n, const std::string& path,
+                       ProviderAwsConfig& out) {
+  r.expect_map(n, path, {"endpoint", "credentialsProfile", "subnets"});
+  if (n.IsNull()) return;
+  if (auto v = n["endpoint"]) {
+    out.endpoint = r.string(v, path + ".endpoint");
+    if (out.endpoint.rfind("http://", 0) != 0 && out.endpoint.rfind("https://", 0) != 0)
+      r.fail(v, path + ".endpoint", "must be an http:// or https:// URL, got " + Reader::shown(v));
+  }
+  if (auto v = n["credentialsProfile"])
+    out.credentials_profile = r.string(v, path + ".credentialsProfile");
+  if (auto sn = n["subnets"]) {
+    r.expect_open_map(sn, path + ".subnets");
+    for (const auto& kv : sn) {
+      out.subnets[kv.first.Scalar()] = r.string(kv.second, path + ".subnets." + kv.first.Scalar());
+    }
+  }
+}
+
 std::vector<ProviderConfig> read_providers(const Reader& r, const YAML::Node& n) {
   r.expect_list(n, "providers");
   std::vector<ProviderConfig> out;
@@ -392,9 +439,9 @@ std::vector<ProviderConfig> read_providers(const Reader& r, const YAML::Node& n)
   for (std::size_t i = 0; i < n.size(); ++i) {
     const YAML::Node e = n[i];
     const std::string path = "providers[" + std::to_string(i) + "]";
-    r.expect_map(
-        e, path,
-        {"name", "kind", "region", "zones", "nodeSelector", "usdPerHour", "nodes", "azure"});
+    r.expect_map(e, path,
+                 {"name", "kind", "region", "zones", "nodeSelector", "usdPerHour", "nodes", "azure",
+                  "gcp", "aws", "catalog"});
     if (e.IsNull() || !e["name"] || !e["kind"]) r.fail(e, path, "needs a name and a kind");
     ProviderConfig p;
     p.name = r.string(e["name"], path + ".name");
@@ -406,7 +453,8 @@ std::vector<ProviderConfig> read_providers(const Reader& r, const YAML::Node& n)
                                     {{"sim", ProviderKind::Sim},
                                      {"aws", ProviderKind::Aws},
                                      {"static", ProviderKind::Static},
-                                     {"azure", ProviderKind::Azure}});
+                                     {"azure", ProviderKind::Azure},
+                                     {"gcp", ProviderKind::Gcp}});
     if (auto v = e["region"]) p.region = r.string(v, path + ".region");
     if (auto z = e["zones"]) {
       r.expect_list(z, path + ".zones");
@@ -419,6 +467,15 @@ std::vector<ProviderConfig> read_providers(const Reader& r, const YAML::Node& n)
     }
     if (e["azure"] && p.kind != ProviderKind::Azure)
       r.fail(e["azure"], path + ".azure", "is for kind azure only");
+    if (e["gcp"] && p.kind != ProviderKind::Gcp)
+      r.fail(e["gcp"], path + ".gcp", "is for kind gcp only");
+    if (e["aws"] && p.kind != ProviderKind::Aws)
+      r.fail(e["aws"], path + ".aws", "is for kind aws only");
+    if (auto v = e["catalog"]) {
+      if (owned)
+        r.fail(v, path + ".catalog", "is for clouds; owned hardware is sold by no catalog");
+      p.catalog = r.string(v, path + ".catalog");
+    }
     if (auto s = e["nodeSelector"]) {
       r.expect_open_map(s, path + ".nodeSelector");
       for (const auto& kv : s) {
@@ -448,9 +505,55 @@ std::vector<ProviderConfig> read_providers(const Reader& r, const YAML::Node& n)
       read_azure(r, e["azure"], path + ".azure", p.azure);
       if (p.region.empty()) r.fail(e, path, "kind azure needs a region (the Azure location)");
     }
+    if (p.kind == ProviderKind::Gcp) {
+      if (!e["gcp"]) r.fail(e, path, "kind gcp needs a gcp: map (docs/gcp.md)");
+      read_gcp(r, e["gcp"], path + ".gcp", p.gcp);
+      if (p.zones.empty())
+        r.fail(e, path, "kind gcp needs zones (the Compute Engine zones it launches in)");
+    }
+    if (p.kind == ProviderKind::Aws) {
+      if (auto a = e["aws"]) read_provider_aws(r, a, path + ".aws", p.aws);
+      if (p.region.empty()) r.fail(e, path, "kind aws needs a region (each region is a provider)");
+    }
+    for (std::size_t k = 0; k < p.zones.size(); ++k) {
+      // A zone is launched in and priced for its provider's region.
+      if (!p.region.empty() && (p.kind == ProviderKind::Aws || p.kind == ProviderKind::Gcp) &&
+          !zone_in_region(p.zones[k], p.region))
+        r.fail(e["zones"][k], path + ".zones[" + std::to_string(k) + "]",
+               "zone \"" + p.zones[k] + "\" is not in region " + p.region);
+    }
     out.push_back(std::move(p));
   }
   return out;
+}
+
+// A pool's provider must be one the run has: a providers[].name, or aws / sim when the file
+// lists no providers (then `--provider` chooses). A template is for an AWS provider only.
+void check_pool_providers(const Reader& r, const YAML::Node& pools, const Config& c) {
+  for (std::size_t i = 0; i < c.pools.size(); ++i) {
+    const Pool& pool = c.pools[i];
+    if (pool.provider.empty()) continue;
+    const YAML::Node at = pools[i]["provider"];
+    const std::string path = "pools[" + std::to_string(i) + "].provider";
+    std::optional<ProviderKind> kind;
+    std::string names;
+    if (c.providers.empty()) {
+      if (pool.provider == "aws") kind = ProviderKind::Aws;
+      if (pool.provider == "sim") kind = ProviderKind::Sim;
+      names = "aws or sim (the file lists no providers:)";
+    } else {
+      for (const ProviderConfig& p : c.providers) {
+        names += (names.empty() ? "" : ", ") + p.name;
+        if (p.name == pool.provider) kind = p.kind;
+      }
+    }
+    if (!kind) r.fail(at, path, "names no provider: \"" + pool.provider + "\"; expected " + names);
+    if (*kind == ProviderKind::Static)
+      r.fail(at, path, "\"" + pool.provider + "\" is owned hardware, which launches nothing");
+    if (pools[i]["template"] && *kind != ProviderKind::Aws)
+      r.fail(pools[i]["template"], "pools[" + std::to_string(i) + "].template",
+             "is for an AWS provider; \"" + pool.provider + "\" is kind " + to_string(*kind));
+  }
 }
 
 void read_aws(const Reader& r, const YAML::Node& n, AwsConfig& out) {
@@ -638,6 +741,7 @@ Config parse_config(std::string_view yaml, std::string_view source) {
   if (auto n = root["simulator"]) read_simulator(r, n, c.simulator);
   if (auto n = root["aws"]) read_aws(r, n, c.aws);
   if (auto n = root["providers"]) c.providers = read_providers(r, n);
+  if (auto n = root["pools"]) check_pool_providers(r, n, c);
   if (auto n = root["metrics"]) read_metrics(r, n, c.metrics);
   if (auto v = root["logFormat"]) {
     c.log_format =

@@ -104,8 +104,31 @@ struct AzureConfig {
   std::string custom_data;  // cloud-init for the node's bootstrap (base64 is done by fitscale)
 };
 
-enum class ProviderKind { Sim, Aws, Static, Azure };
-const char* to_string(ProviderKind k);  // "sim", "aws", "static", "azure"
+// providers[].gcp: one Compute Engine project (docs/gcp.md).
+struct GcpConfig {
+  std::string project;
+  // A service-account key file (JSON) read at start; empty = tokens from the metadata server of
+  // the VM fitscale runs on.
+  std::string credentials_file;
+  std::string metadata_endpoint;  // empty = http://metadata.google.internal (set for tests)
+  std::string endpoint;           // empty = https://compute.googleapis.com/compute/v1
+  std::string image;              // the boot disk's source image
+  std::string network;            // empty = global/networks/default
+  std::string subnetwork;         // "regions/REGION/subnetworks/NAME"; empty = none
+  std::string service_account;    // the email the nodes run as; empty = none
+  std::string startup_script;     // metadata startup-script joining the node to the cluster
+  std::int64_t boot_disk_gb = 100;
+};
+
+// providers[].aws (kind aws): what differs per region from the top-level `aws:` (docs/clouds.md).
+struct ProviderAwsConfig {
+  std::string endpoint;                        // empty = the top-level aws.endpoint
+  std::string credentials_profile;             // empty = the top-level aws.credentialsProfile
+  std::map<std::string, std::string> subnets;  // zone -> subnet id; empty = the top-level's
+};
+
+enum class ProviderKind { Sim, Aws, Static, Azure, Gcp };
+const char* to_string(ProviderKind k);  // "sim", "aws", "static", "azure", "gcp"
 
 // providers[].nodes (kind static, `fitscale simulate` only): owned machines the simulation
 // starts with, as count x catalog type.
@@ -124,7 +147,12 @@ struct ProviderConfig {
   Labels node_selector;
   double usd_per_hour = 0;
   std::vector<OwnedNodes> nodes;
-  AzureConfig azure;  // kind azure
+  AzureConfig azure;      // kind azure
+  GcpConfig gcp;          // kind gcp
+  ProviderAwsConfig aws;  // kind aws
+  // The provider's own catalog CSV: its rows sell through this provider, in its region
+  // (docs/clouds.md). Empty = rows of the run's catalog that name it (or name none).
+  std::string catalog = {};
 };
 
 struct MetricsConfig {

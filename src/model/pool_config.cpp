@@ -273,9 +273,12 @@ Pool read_pool_spec(const YAML::Node& n, const std::string& source, const std::s
   }
   if (const YAML::Node v = n["provider"]) {
     p.provider = r.string(v, path + ".provider", false);
-    static constexpr std::string_view kProviders[] = {"aws", "sim"};
-    if (std::find(std::begin(kProviders), std::end(kProviders), p.provider) == std::end(kProviders))
-      r.fail(v, path + ".provider", "must be aws or sim, got " + r.shown(v));
+    // A provider's name (providers[].name, a DNS label), or aws / sim without providers:. The
+    // config file checks it against its providers (config.cpp, check_pool_providers).
+    if (!is_pool_name(p.provider))
+      r.fail(v, path + ".provider",
+             "must be a provider's name (a DNS label: aws, sim or a providers[].name), got " +
+                 r.shown(v));
   }
   if (const YAML::Node v = n["template"]) {
     if (p.provider == "sim")

@@ -21,6 +21,9 @@
 #include "cloud/azure/azure_provider.h"
 #include "cloud/azure/azure_vm.h"
 #include "cloud/azure/client_secret_credential.h"
+#include "cloud/common/encoding.h"
+#include "cloud/common/node_name.h"
+#include "loopback_server.h"
 
 namespace fitscale::azure {
 namespace {
@@ -48,28 +51,13 @@ class RecordingSleeper final : public aws::Sleeper {
   std::vector<long> slept;
 };
 
-struct Seen {
-  std::string method;
-  std::string path;  // with the query
-  std::string body;
-  std::string authorization;
-};
-
-// Answers every request with `handle`; records what it was asked.
+// The loopback server with Entra ID's token endpoint in front of the test's handler.
 class ArmStub {
  public:
-  using Handler = std::function<void(const httplib::Request&, httplib::Response&)>;
+  using Handler = replay::LoopbackServer::Handler;
   ArmStub() {
-    auto route = [this](const httplib::Request& req, httplib::Response& res) {
-      std::string path = req.path;
-      std::string query;
-      for (const auto& [k, v] : req.params) query += (query.empty() ? "?" : "&") + k + "=" + v;
-      {
-        std::lock_guard lock(mu_);
-        seen_.push_back(
-            {req.method, path + query, req.body, req.get_header_value("Authorization")});
-      }
-      if (req.method == "POST" && path.find("/oauth2/v2.0/token") != std::string::npos) {
+    server_.handle = [this](const httplib::Request& req, httplib::Response& res) {
+      if (req.method == "POST" && req.path.find("/oauth2/v2.0/token") != std::string::npos) {
         ++tokens;
         token_form = req.body;
         res.set_content(R"({"token_type":"Bearer","expires_in":3599,"access_token":"stub-token"})",
@@ -78,40 +66,16 @@ class ArmStub {
       }
       handle(req, res);
     };
-    server_.Get(".*", route);
-    server_.Put(".*", route);
-    server_.Post(".*", route);
-    server_.Delete(".*", route);
-    port_ = server_.bind_to_any_port("127.0.0.1");
-    thread_ = std::thread([this] { server_.listen_after_bind(); });
-    while (!server_.is_running()) std::this_thread::sleep_for(std::chrono::milliseconds(1));
   }
-  ~ArmStub() {
-    server_.stop();
-    thread_.join();
-  }
-  std::string url() const { return "http://127.0.0.1:" + std::to_string(port_); }
-  std::vector<Seen> seen() {
-    std::lock_guard lock(mu_);
-    return seen_;
-  }
-  std::vector<Seen> seen(const std::string& method) {
-    std::vector<Seen> out;
-    for (auto& s : seen()) {
-      if (s.method == method) out.push_back(s);
-    }
-    return out;
-  }
+  std::string url() const { return server_.url(); }
+  std::vector<replay::SeenRequest> seen() { return server_.seen(); }
+  std::vector<replay::SeenRequest> seen(const std::string& method) { return server_.seen(method); }
   Handler handle = [](const httplib::Request&, httplib::Response& res) { res.status = 404; };
   int tokens = 0;
   std::string token_form;
 
  private:
-  httplib::Server server_;
-  int port_ = 0;
-  std::thread thread_;
-  std::mutex mu_;
-  std::vector<Seen> seen_;
+  replay::LoopbackServer server_;
 };
 
 struct World {
@@ -219,7 +183,7 @@ TEST(AzureReplay, LaunchCreatesASpotVmThatIsDeletedOnEvictionAndWaitsOutThrottli
   ASSERT_TRUE(r.failures.empty()) << r.failures[0].code << " " << r.failures[0].message;
   ASSERT_EQ(r.launched.size(), 1u);
   const Instance& inst = r.launched[0];
-  EXPECT_EQ(inst.id, vm_name("research", "research-1780000000-1", 0));
+  EXPECT_EQ(inst.id, cloud::launch_node_name("research", "research-1780000000-1", 0));
   EXPECT_EQ(inst.zone, "eastus-2");
   EXPECT_EQ(inst.capacity_type, CapacityType::Spot);
   EXPECT_EQ(inst.provider_id, "azure://" + w.vms_path() + "/" + inst.id);
@@ -353,7 +317,7 @@ TEST(AzureReplay, AnAllocationThatFailsInItsOperationBacksOffAndDeletesTheFailed
   EXPECT_TRUE(r.failures[0].capacity_error);
   const auto deletes = w.stub.seen("DELETE");
   ASSERT_EQ(deletes.size(), 1u);
-  EXPECT_NE(deletes[0].path.find(vm_name("research", "research-1780000000-1", 0)),
+  EXPECT_NE(deletes[0].path.find(cloud::launch_node_name("research", "research-1780000000-1", 0)),
             std::string::npos);
   EXPECT_NE(deletes[0].path.find("forceDeletion=true"), std::string::npos);
 }
@@ -409,10 +373,10 @@ TEST(AzureVm, ZonesPricesAndNamesTranslateBothWays) {
   EXPECT_EQ(body["properties"]["priority"], "Regular");
   EXPECT_FALSE(body["properties"].contains("evictionPolicy"));
   EXPECT_FALSE(body.contains("zones"));
-  EXPECT_EQ(vm_name("c", "t", 0), vm_name("c", "t", 0));
-  EXPECT_NE(vm_name("c", "t", 0), vm_name("c", "t2", 0));
-  EXPECT_LE(vm_name(std::string(80, 'x'), "t", 999).size(), 64u);
-  EXPECT_EQ(base64("fitscale"), "Zml0c2NhbGU=");
+  EXPECT_EQ(cloud::launch_node_name("c", "t", 0), cloud::launch_node_name("c", "t", 0));
+  EXPECT_NE(cloud::launch_node_name("c", "t", 0), cloud::launch_node_name("c", "t2", 0));
+  EXPECT_LE(cloud::launch_node_name(std::string(80, 'x'), "t", 999).size(), 64u);
+  EXPECT_EQ(cloud::base64("fitscale"), "Zml0c2NhbGU=");
   // A VM without the cluster's tag is not this cluster's.
   EXPECT_FALSE(instance_from_vm(
       example("VirtualMachine_List_MinimumSet_Gen.json")["responses"]["200"]["body"]["value"][0],

@@ -61,7 +61,8 @@ TEST(PoolFields, BadValuesNameFileLineAndField) {
             "c.yaml:3: pools[0].expireAfter: must be Never (fitscale never expires nodes: a "
             "running job is never ended to renew its node), got \"720h\"");
   EXPECT_EQ(error_of("pools:\n  - name: a\n    provider: azure\n"),
-            "c.yaml:3: pools[0].provider: must be aws or sim, got \"azure\"");
+            "c.yaml:3: pools[0].provider: names no provider: \"azure\"; expected aws or sim (the "
+            "file lists no providers:)");
   EXPECT_EQ(error_of("pools:\n  - name: a\n    kubelet: {maxPods: 0}\n"),
             "c.yaml:3: pools[0].kubelet.maxPods: must be a whole number from 1 to 100000, got "
             "\"0\"");

@@ -56,9 +56,9 @@ TEST(ProviderConfig, MistakesNameTheEntryAndKey) {
   EXPECT_NE(error_of("providers:\n  - {name: s, kind: sim, usdPerHour: 1}\n")
                 .find("providers[0].usdPerHour: is for kind static only"),
             std::string::npos);
-  EXPECT_NE(
-      error_of("providers:\n  - {name: g, kind: gcp}\n").find("providers[0].kind: must be one of"),
-      std::string::npos);
+  EXPECT_NE(error_of("providers:\n  - {name: g, kind: oracle}\n")
+                .find("providers[0].kind: must be one of"),
+            std::string::npos);
   EXPECT_NE(error_of("providers:\n  - {name: z, kind: azure, region: eastus}\n")
                 .find("kind azure needs an azure: map"),
             std::string::npos);

@@ -3,6 +3,8 @@
 #include <nlohmann/json.hpp>
 
 #include "cloud/azure/arm_error.h"
+#include "cloud/common/node_name.h"
+#include "cloud/common/price_cap.h"
 
 namespace fitscale::azure {
 
@@ -15,22 +17,12 @@ LaunchResult AzureProvider::launch(const LaunchRequest& request) {
   LaunchResult out;
   const std::string key =
       request.instance_type + "/" + request.zone + "/" + to_string(request.capacity_type);
-  int count = request.count;
-  if (request.max_total_micros_per_hour && request.price_micros_per_hour > 0) {
-    // Azure has no launch-wide price cap (EC2 Fleet's MaxTotalPrice): enforce it here.
-    const auto allowed =
-        static_cast<int>(*request.max_total_micros_per_hour / request.price_micros_per_hour);
-    if (allowed < count) {
-      out.failures.push_back({key, count - allowed, "MaxTotalPriceExceeded",
-                              "the budgets' hourly caps allow " + std::to_string(allowed) + " of " +
-                                  std::to_string(count),
-                              false});
-      count = allowed;
-    }
-  }
+  // Azure has no launch-wide price cap (EC2 Fleet's MaxTotalPrice): enforce it here.
+  const int count = cloud::count_within_price_cap(request, out);
   const Time now = clock_.now();
   for (int i = 0; i < count; ++i) {
-    const std::string name = vm_name(options_.vm.cluster_name, request.client_token, i);
+    const std::string name =
+        cloud::launch_node_name(options_.vm.cluster_name, request.client_token, i);
     const std::string path = vms_path() + "/" + name + "?api-version=" + options_.api_version;
     try {
       const aws::HttpExchange started =

@@ -4,6 +4,8 @@
 #include <cstdint>
 #include <nlohmann/json.hpp>
 
+#include "cloud/common/encoding.h"
+
 namespace fitscale::azure {
 namespace {
 
@@ -34,37 +36,6 @@ const nlohmann::json& at(const nlohmann::json& j, const char* key) {
 
 }  // namespace
 
-std::string base64(const std::string& s) {
-  static constexpr char kAlphabet[] =
-      "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-  std::string out;
-  out.reserve((s.size() + 2) / 3 * 4);
-  std::size_t i = 0;
-  for (; i + 2 < s.size(); i += 3) {
-    const std::uint32_t n = (static_cast<unsigned char>(s[i]) << 16) |
-                            (static_cast<unsigned char>(s[i + 1]) << 8) |
-                            static_cast<unsigned char>(s[i + 2]);
-    out += kAlphabet[(n >> 18) & 63];
-    out += kAlphabet[(n >> 12) & 63];
-    out += kAlphabet[(n >> 6) & 63];
-    out += kAlphabet[n & 63];
-  }
-  if (i + 1 == s.size()) {
-    const std::uint32_t n = static_cast<unsigned char>(s[i]) << 16;
-    out += kAlphabet[(n >> 18) & 63];
-    out += kAlphabet[(n >> 12) & 63];
-    out += "==";
-  } else if (i + 2 == s.size()) {
-    const std::uint32_t n =
-        (static_cast<unsigned char>(s[i]) << 16) | (static_cast<unsigned char>(s[i + 1]) << 8);
-    out += kAlphabet[(n >> 18) & 63];
-    out += kAlphabet[(n >> 12) & 63];
-    out += kAlphabet[(n >> 6) & 63];
-    out += '=';
-  }
-  return out;
-}
-
 std::optional<std::string> zone_number(const std::string& zone, const std::string& location) {
   // AKS labels topology.kubernetes.io/zone "<location>-<n>"; a regional VM has zone "0".
   if (zone.size() <= location.size() + 1 || zone.compare(0, location.size(), location) != 0 ||
@@ -74,16 +45,6 @@ std::optional<std::string> zone_number(const std::string& zone, const std::strin
   if (n.empty() || n == "0" || n.find_first_not_of("0123456789") != std::string::npos)
     return std::nullopt;
   return n;
-}
-
-std::string vm_name(const std::string& cluster_name, const std::string& client_token, int index) {
-  std::uint64_t h = 14695981039346656037ULL;  // FNV-1a
-  for (const char c : client_token) h = (h ^ static_cast<unsigned char>(c)) * 1099511628211ULL;
-  static constexpr char kHex[] = "0123456789abcdef";
-  std::string hex;
-  for (int i = 0; i < 10; ++i) hex += kHex[(h >> (4 * i)) & 15];
-  // Linux VM names are at most 64 characters: the cluster name is cut to leave room.
-  return cluster_name.substr(0, 40) + "-" + hex + "-" + std::to_string(index);
 }
 
 nlohmann::json vm_body(const VmTemplate& t, const LaunchRequest& request, const std::string& name,
@@ -117,7 +78,7 @@ nlohmann::json vm_body(const VmTemplate& t, const LaunchRequest& request, const 
            json::array({{{"path", "/home/" + t.admin_username + "/.ssh/authorized_keys"},
                          {"keyData", t.ssh_public_key}}})}}}};
   }
-  if (!t.custom_data.empty()) os_profile["customData"] = base64(t.custom_data);
+  if (!t.custom_data.empty()) os_profile["customData"] = cloud::base64(t.custom_data);
   json ip_config = {{"name", name + "-ip"}, {"properties", {{"primary", true}}}};
   if (!t.subnet_id.empty()) ip_config["properties"]["subnet"] = {{"id", t.subnet_id}};
   json properties = {{"hardwareProfile", {{"vmSize", request.instance_type}}},

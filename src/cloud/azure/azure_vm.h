@@ -42,10 +42,4 @@ nlohmann::json vm_body(const VmTemplate& t, const LaunchRequest& request, const 
 // The Instance of a listed VM, or nullopt when it is not this cluster's (no matching tag).
 std::optional<Instance> instance_from_vm(const nlohmann::json& vm, const std::string& cluster_name);
 
-// Deterministic VM name for node `index` of a launch: a retried request (same client token)
-// PUTs the same names, which ARM treats as the same VMs, never as new ones.
-std::string vm_name(const std::string& cluster_name, const std::string& client_token, int index);
-
-std::string base64(const std::string& s);
-
 }  // namespace fitscale::azure

@@ -3,35 +3,18 @@
 #include <nlohmann/json.hpp>
 
 #include "cloud/azure/arm_error.h"
+#include "cloud/common/encoding.h"
 
 namespace fitscale::azure {
-
-std::string form_escape(const std::string& s) {
-  static constexpr char kHex[] = "0123456789ABCDEF";
-  std::string out;
-  out.reserve(s.size());
-  for (const char ch : s) {
-    const auto c = static_cast<unsigned char>(ch);
-    if ((c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-' ||
-        c == '.' || c == '_' || c == '~') {
-      out.push_back(ch);
-    } else {
-      out.push_back('%');
-      out.push_back(kHex[c >> 4]);
-      out.push_back(kHex[c & 15]);
-    }
-  }
-  return out;
-}
 
 std::string ClientSecretCredential::token() {
   const Time now = clock_.now();
   if (!token_.empty() && now < expires_at_ - 300) return token_;
   const std::string url = options_.login_endpoint + "/" + options_.tenant_id + "/oauth2/v2.0/token";
   const std::string body =
-      "grant_type=client_credentials&client_id=" + form_escape(options_.client_id) +
-      "&client_secret=" + form_escape(options_.client_secret) +
-      "&scope=" + form_escape(options_.scope);
+      "grant_type=client_credentials&client_id=" + cloud::form_escape(options_.client_id) +
+      "&client_secret=" + cloud::form_escape(options_.client_secret) +
+      "&scope=" + cloud::form_escape(options_.scope);
   const aws::HttpResponse r =
       transport_.send("POST", url, {{"Content-Type", "application/x-www-form-urlencoded"}}, body);
   if (r.status == 0) throw ArmError(0, "TokenRequestFailed", r.transport_error);

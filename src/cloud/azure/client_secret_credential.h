@@ -6,16 +6,13 @@
 #include <string>
 
 #include "cloud/aws/http_transport.h"
+#include "cloud/common/token_source.h"
 #include "controller/interfaces.h"
 
 namespace fitscale::azure {
 
-class TokenSource {
- public:
-  virtual ~TokenSource() = default;
-  // A bearer token for ARM. Throws ArmError when none can be had.
-  virtual std::string token() = 0;
-};
+// Throws ArmError when no token can be had.
+using TokenSource = cloud::TokenSource;
 
 struct ClientSecretOptions {
   std::string login_endpoint = "https://login.microsoftonline.com";
@@ -39,8 +36,5 @@ class ClientSecretCredential final : public TokenSource {
   std::string token_;
   Time expires_at_ = 0;
 };
-
-// application/x-www-form-urlencoded escaping of one value.
-std::string form_escape(const std::string& s);
 
 }  // namespace fitscale::azure
