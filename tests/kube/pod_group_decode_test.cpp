@@ -40,7 +40,7 @@ TEST(PodGroupDecode, APodGroupLabelWithoutASizeDecodesAsAGroupWaitingForItsPodGr
   const Pod& p = d.pods.front();
   ASSERT_TRUE(p.gang.has_value());
   EXPECT_EQ(p.gang->name, "allreduce");
-  EXPECT_TRUE(p.gang->coscheduling);
+  EXPECT_EQ(p.gang->sized_by, GangSizer::CoschedulingPodGroup);
   EXPECT_TRUE(p.gang->size_unknown);
 }
 
