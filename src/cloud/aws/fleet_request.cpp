@@ -21,7 +21,7 @@ std::string provider_id(const std::string& zone, const std::string& instance_id)
   return "aws:///" + zone + "/" + instance_id;
 }
 
-NameValues create_fleet_params(const LaunchRequest& r, const AwsProviderOptions& o) {
+LaunchTemplateRef launch_template_of(const LaunchRequest& r, const AwsProviderOptions& o) {
   // The pool's template.launchTemplate wins over aws.launchTemplate of the config.
   const bool pools_own = !r.launch_template_id.empty() || !r.launch_template_name.empty();
   const LaunchTemplateRef template_ref =
@@ -31,6 +31,15 @@ NameValues create_fleet_params(const LaunchRequest& r, const AwsProviderOptions&
   if (template_ref.id.empty() && template_ref.name.empty()) {
     throw InputError("aws.launchTemplate: name or id is required to launch instances (mode fleet)");
   }
+  return template_ref;
+}
+
+NameValues create_fleet_params(const LaunchRequest& r, const AwsProviderOptions& o) {
+  return create_fleet_params(r, o, launch_template_of(r, o));
+}
+
+NameValues create_fleet_params(const LaunchRequest& r, const AwsProviderOptions& o,
+                               const LaunchTemplateRef& template_ref) {
   const bool spot = r.capacity_type == CapacityType::Spot;
   const std::string lt = "LaunchTemplateConfigs.1.";
   NameValues p = {{"Type", "instant"}};
