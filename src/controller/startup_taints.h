@@ -14,7 +14,7 @@
 
 namespace fitscale {
 
-inline constexpr Seconds kStartupTaintGrace = 15 * 60;  // Karpenter's registration TTL
+inline constexpr Seconds kStartupTaintGrace = 900;  // 15 minutes, Karpenter's registration TTL
 
 // Removes from each managed node of `snapshot` the startup taints of its pool (label
 // fitscale.io/pool) while the node is younger than kStartupTaintGrace. Only the planning copy

@@ -56,7 +56,7 @@ LaunchTemplateRef NodeLaunchTemplates::version_for(QueryClient& ec2, const Launc
       text(made->document_element().child("launchTemplateVersion"), "versionNumber");
   if (version.empty())
     throw InputError("CreateLaunchTemplateVersion on " + id + ": no versionNumber in the answer");
-  const LaunchTemplateRef out{"", id, version};
+  LaunchTemplateRef out{"", id, version};
   made_[resolved_key] = out;
   if (wanted[0] != '$') made_[fixed_key] = out;
   return out;
