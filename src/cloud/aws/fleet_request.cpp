@@ -24,7 +24,7 @@ std::string provider_id(const std::string& zone, const std::string& instance_id)
 LaunchTemplateRef launch_template_of(const LaunchRequest& r, const AwsProviderOptions& o) {
   // The pool's template.launchTemplate wins over aws.launchTemplate of the config.
   const bool pools_own = !r.launch_template_id.empty() || !r.launch_template_name.empty();
-  const LaunchTemplateRef template_ref =
+  LaunchTemplateRef template_ref =
       pools_own ? LaunchTemplateRef{r.launch_template_name, r.launch_template_id,
                                     r.launch_template_version}
                 : o.launch_template;
