@@ -10,10 +10,10 @@ namespace {
 
 const Taint kAgent{"example.com/agent-not-ready", "", TaintEffect::NoSchedule};
 
-struct Setup {
+struct StartupTaintedNode {
   Catalog catalog = make_catalog({{"m5.large", 2000, 8 * kGi, 0, 0.04, 0.096}});
   Snapshot snapshot;
-  Setup() {
+  StartupTaintedNode() {
     Pool p;
     p.name = "agent";
     p.startup_taints = {kAgent};
@@ -31,7 +31,7 @@ struct Setup {
 };
 
 TEST(StartupTaints, AFreshNodeWithItsStartupTaintTakesItsPodsAndNothingIsLaunched) {
-  Setup s;
+  StartupTaintedNode s;
   Snapshot before = s.snapshot;
   // As observed, the pod does not tolerate the agent's taint: a second node would be launched.
   EXPECT_EQ(launched(plan(before, s.catalog, no_budgets(), 1060)), 1);
@@ -45,17 +45,17 @@ TEST(StartupTaints, AFreshNodeWithItsStartupTaintTakesItsPodsAndNothingIsLaunche
 }
 
 TEST(StartupTaints, AStartupTaintStillThereAfterTheGraceCountsAsItIs) {
-  Setup s;
+  StartupTaintedNode s;
   set_aside_startup_taints(s.snapshot, s.catalog.pools, 1000 + kStartupTaintGrace);
   EXPECT_EQ(s.snapshot.nodes[0].taints.size(), 2u);
 }
 
 TEST(StartupTaints, NodesOfOtherPoolsOrNotLaunchedByFitscaleKeepTheirTaints) {
-  Setup s;
+  StartupTaintedNode s;
   s.snapshot.nodes[0].managed = false;
   set_aside_startup_taints(s.snapshot, s.catalog.pools, 1060);
   EXPECT_EQ(s.snapshot.nodes[0].taints.size(), 2u);
-  Setup t;
+  StartupTaintedNode t;
   t.snapshot.nodes[0].labels[std::string(label::kPool)] = "other";
   set_aside_startup_taints(t.snapshot, t.catalog.pools, 1060);
   EXPECT_EQ(t.snapshot.nodes[0].taints.size(), 2u);
