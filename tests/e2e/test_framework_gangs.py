@@ -93,11 +93,12 @@ class FrameworkGangs(unittest.TestCase):
             for worker in range(3):
                 w.apply(lws_pod("vllm", 1, worker))
 
+            # (A loop may see the group while its pods are still being created: "2 of 4" first.)
             def incomplete():
                 return [e for e in w.events(NS) if e["reason"] == "GangIncomplete"
-                        and e["involvedObject"]["name"] == "vllm-1"]
-            events = wait_for("GangIncomplete on the incomplete group", incomplete, timeout=60)
-            self.assertIn("gang vllm-1 has 3 of 4 pods", events[0]["message"])
+                        and e["involvedObject"]["name"] == "vllm-1"
+                        and "gang vllm-1 has 3 of 4 pods" in e["message"]]
+            wait_for("GangIncomplete (3 of 4) on the incomplete group", incomplete, timeout=60)
             self.assertEqual(self.nodes_for(w, "vllm-1"), [])
 
             for worker in range(4):
