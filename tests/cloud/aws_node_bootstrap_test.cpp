@@ -74,12 +74,11 @@ TEST(AwsNodeBootstrap, AScriptUserDataBecomesAShellScriptPartBesideTheNodeConfig
 
 TEST(AwsNodeBootstrap, TheNewVersionStartsFromTheTemplatesVersionAndChangesOnlyItsUserData) {
   const NameValues p = create_node_version_params("lt-0abc", "3", "ami-1", "hello");
-  EXPECT_EQ(p,
-            (NameValues{{"LaunchTemplateId", "lt-0abc"},
-                        {"SourceVersion", "3"},
-                        {"VersionDescription", "fitscale: node labels and taints (from version 3)"},
-                        {"LaunchTemplateData.UserData", base64_encode("hello")},
-                        {"LaunchTemplateData.ImageId", "ami-1"}}));
+  EXPECT_EQ(p, (NameValues{{"LaunchTemplateId", "lt-0abc"},
+                           {"SourceVersion", "3"},
+                           {"VersionDescription", "fitscale-node-labels-and-taints-from-version-3"},
+                           {"LaunchTemplateData.UserData", base64_encode("hello")},
+                           {"LaunchTemplateData.ImageId", "ami-1"}}));
   EXPECT_EQ(base64_decode(base64_encode("hello"), "x"), "hello");
   EXPECT_EQ(base64_encode("ab"), "YWI=");
   EXPECT_EQ(base64_encode("abc"), "YWJj");

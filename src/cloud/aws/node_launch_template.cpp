@@ -8,11 +8,13 @@ namespace fitscale::aws {
 
 NameValues create_node_version_params(const std::string& base_id, const std::string& base_version,
                                       const std::string& image_id, const std::string& user_data) {
-  NameValues p = {{"LaunchTemplateId", base_id},
-                  {"SourceVersion", base_version},
-                  {"VersionDescription",
-                   "fitscale: node labels and taints (from version " + base_version + ")"},
-                  {"LaunchTemplateData.UserData", base64_encode(user_data)}};
+  NameValues p = {
+      {"LaunchTemplateId", base_id},
+      {"SourceVersion", base_version},
+      // No spaces: moto re-encodes a form body (a space as "+") to check its
+      // signature, and would refuse the request.
+      {"VersionDescription", "fitscale-node-labels-and-taints-from-version-" + base_version},
+      {"LaunchTemplateData.UserData", base64_encode(user_data)}};
   if (!image_id.empty()) p.emplace_back("LaunchTemplateData.ImageId", image_id);
   return p;
 }
