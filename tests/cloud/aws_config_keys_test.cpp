@@ -58,8 +58,8 @@ TEST(AwsConfigKeys, MistakesNameTheKey) {
 
 TEST(AwsConfigKeys, NodeBootstrapIsNodeadmUnlessSaidNone) {
   EXPECT_TRUE(provider_options(parse_config("", "c.yaml")).nodeadm_bootstrap);
-  EXPECT_FALSE(provider_options(parse_config("aws:\n  nodeBootstrap: none\n", "c.yaml"))
-                   .nodeadm_bootstrap);
+  EXPECT_FALSE(
+      provider_options(parse_config("aws:\n  nodeBootstrap: none\n", "c.yaml")).nodeadm_bootstrap);
   EXPECT_NE(error_of("aws:\n  nodeBootstrap: bottlerocket\n")
                 .find("aws.nodeBootstrap: must be one of nodeadm, none"),
             std::string::npos);
