@@ -13,6 +13,7 @@
 #include "controller/launch_tracker.h"
 #include "controller/runtime_watch.h"
 #include "controller/snapshot_builder.h"
+#include "controller/startup_taints.h"
 #include "model/error.h"
 #include "model/money.h"
 #include "planner/drain_check.h"
@@ -350,6 +351,8 @@ LoopResult Controller::reconcile() {
     built =
         build_snapshot(std::move(view), instances, st.offerings, st.draining, now, st.empty_since);
   }
+  // A fresh snapshot only: the kept one (the simulator's) would keep the change across loops.
+  if (!lent) set_aside_startup_taints(built, catalog_.pools, now);
   Snapshot& snapshot = lent ? st.kept.snapshot() : built;
   if (ledger_ != nullptr) {
     if (act)

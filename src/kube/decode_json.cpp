@@ -7,8 +7,10 @@
 #include <nlohmann/json.hpp>
 
 #include "kube/decode.h"
+#include "kube/jobset_codec.h"
 #include "kube/pod_group_codec.h"
 #include "model/error.h"
+#include "model/gang_sources/gang_of.h"
 #include "model/quantity.h"
 
 namespace fitscale {
@@ -513,52 +515,15 @@ class Decoder {
     }
   }
 
-  static std::optional<std::int64_t> gang_size(const Pod& pod,
-                                               std::initializer_list<std::string_view> keys,
-                                               Problems& p, std::string& where) {
-    for (std::string_view key : keys) {
-      for (const auto* m : {&pod.labels, &pod.annotations}) {
-        auto it = m->find(key);
-        if (it == m->end()) continue;
-        where = std::string(m == &pod.labels ? "metadata.labels." : "metadata.annotations.") +
-                std::string(key);
-        std::int64_t n = 0;
-        const std::string& v = it->second;
-        auto [ptr, ec] = std::from_chars(v.data(), v.data() + v.size(), n);
-        if (ec != std::errc() || ptr != v.data() + v.size() || n < 1) {
-          p.add_at(where, "gang size must be a whole number >= 1, got \"" + v + "\"");
-          return std::nullopt;
-        }
-        return n;
-      }
-    }
-    return std::nullopt;
-  }
-
+  // The one reader of gangs (model/gang_sources/gang_of.h); a size that is no number makes the
+  // pod bad input, naming the field.
   static std::optional<Gang> read_gang(const Pod& pod, Problems& p) {
-    std::string where;
-    if (auto it = pod.labels.find(label::kGang); it != pod.labels.end()) {
-      auto size = gang_size(pod, {label::kGangSize}, p, where);
-      if (!size) {
-        if (where.empty()) {
-          p.add_at("metadata.labels." + std::string(label::kGang),
-                   "gang \"" + it->second + "\" needs its size: label or annotation " +
-                       std::string(label::kGangSize));
-        }
-        return std::nullopt;
-      }
-      return Gang{it->second, *size};
+    GangReading r = gang_of(pod.labels, pod.annotations);
+    if (r.problem) {
+      p.add_at(r.problem->field, r.problem->message);
+      return std::nullopt;
     }
-    if (auto it = pod.labels.find(label::kPodGroup); it != pod.labels.end()) {
-      // The plugin sizes the group by its PodGroup object (model/pod_group.h applies it once
-      // the objects are read); a size on the pod stands in until then. With neither the pod
-      // waits for its PodGroup, as the plugin makes it wait: never an error.
-      auto size = gang_size(pod, {"scheduling.x-k8s.io/min-available", label::kGangSize}, p, where);
-      if (!size && !where.empty()) return std::nullopt;  // a size that is not a number
-      Gang g{it->second, size.value_or(1), true, !size.has_value()};
-      return g;
-    }
-    return std::nullopt;
+    return std::move(r.gang);
   }
 
   // Requests of one container: requests, with limits standing in for what requests leave out.
@@ -968,10 +933,12 @@ struct JsonDecoder::Impl {
       PodDisruptionBudgetView b = d.pdb(o, p);
       if (p.any()) raise();
       out.pdbs.push_back(std::move(b));
-    } else if (kind == "PodGroup" && is_coscheduling(o)) {
-      // A handful per cluster: read through the one PodGroup reader the informer uses too.
+    } else if (std::optional<GangSizer> sizer = gang_object_kind(o, kind)) {
+      // A handful per cluster: read through the one reader each informer uses too.
       try {
-        out.pod_groups.push_back(decode_pod_group(nlohmann::json::parse(simdjson::to_string(o))));
+        const nlohmann::json j = nlohmann::json::parse(simdjson::to_string(o));
+        out.pod_groups.push_back(*sizer == GangSizer::JobSet ? decode_jobset(j)
+                                                             : decode_pod_group(j, *sizer));
       } catch (const InputError& e) {
         p.first = e.what();
         raise();
@@ -981,11 +948,18 @@ struct JsonDecoder::Impl {
     }
   }
 
-  // Volcano has a PodGroup kind too (scheduling.volcano.sh); only the coscheduling one is read.
-  static bool is_coscheduling(dom::object o) {
+  // The objects that size gangs (model/pod_group.h), told apart by kind and API group: Volcano
+  // and coscheduling both have a kind PodGroup.
+  static std::optional<GangSizer> gang_object_kind(dom::object o, std::string_view kind) {
+    if (kind != "PodGroup" && kind != "JobSet") return std::nullopt;
     std::string_view api_version;
-    if (o["apiVersion"].get(api_version) != simdjson::SUCCESS) return false;
-    return api_version.substr(0, api_version.find('/')) == kPodGroupApiGroup;
+    if (o["apiVersion"].get(api_version) != simdjson::SUCCESS) return std::nullopt;
+    const std::string_view group = api_version.substr(0, api_version.find('/'));
+    if (kind == "JobSet")
+      return group == kJobSetApiGroup ? std::optional(GangSizer::JobSet) : std::nullopt;
+    if (group == kPodGroupApiGroup) return GangSizer::CoschedulingPodGroup;
+    if (group == kVolcanoApiGroup) return GangSizer::VolcanoPodGroup;
+    return std::nullopt;
   }
 
   void decode_root(dom::element root, std::string_view source, std::string_view kind_hint,

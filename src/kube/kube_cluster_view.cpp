@@ -2,9 +2,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "kube/api_discovery.h"
 #include "kube/leader_election.h"
-#include "kube/pod_group_codec.h"
 
 namespace fitscale {
 
@@ -27,7 +25,7 @@ KubeClusterView::KubeClusterView(const KubeConfig& config, const Clock& clock,
       nodes_(config, std::move(codecs.nodes), log, options.informer),
       pods_(config, std::move(codecs.pods), log, options.informer),
       pdbs_(config, std::move(codecs.pdbs), log, options.informer),
-      pod_groups_(config, pod_group_codec(), log, options.informer),
+      gang_objects_(config, log, options.informer),
       writer_(config, options.client),
       events_(config, clock, [&] {
         EventRecorderOptions e = options.events;
@@ -50,17 +48,8 @@ void KubeClusterView::start() {
   nodes_.start();
   pods_.start();
   pdbs_.start();
-  std::string why;
-  std::unique_lock lock(write_mu_);
-  const Served served = served_resource(writer_, "scheduling.x-k8s.io/v1alpha1", "podgroups", &why);
-  if (served == Served::Unknown)
-    log_.warn("cannot ask whether coscheduling PodGroups are served; reading them anyway",
-              {{"error", why}});
-  lock.unlock();
-  if (served != Served::No) {
-    pod_groups_.start();
-    pod_groups_started_ = true;
-  }
+  std::lock_guard lock(write_mu_);
+  gang_objects_.start(writer_);
 }
 
 void KubeClusterView::stop() {
@@ -69,11 +58,11 @@ void KubeClusterView::stop() {
   nodes_.request_stop();
   pods_.request_stop();
   pdbs_.request_stop();
-  pod_groups_.request_stop();
+  gang_objects_.request_stop();
   nodes_.stop();
   pods_.stop();
   pdbs_.stop();
-  pod_groups_.stop();
+  gang_objects_.stop();
 }
 
 void KubeClusterView::set_write_gate(std::function<bool()> gate, std::string why) {
@@ -95,7 +84,7 @@ bool KubeClusterView::synced() const {
 std::uint64_t KubeClusterView::generation() const {
   // Each cache's counter only grows, so the sum changes whenever any of them does.
   return nodes_.cache().generation() + pods_.cache().generation() + pdbs_.cache().generation() +
-         pod_groups_.cache().generation();
+         gang_objects_.generation();
 }
 
 ClusterState KubeClusterView::observe() {
@@ -105,7 +94,7 @@ ClusterState KubeClusterView::observe() {
   s.pods = pods_.cache().items();
   s.pdbs = pdbs_.cache().items();
   s.bad_pods = pods_.cache().bad();
-  if (pod_groups_started_) apply_pod_groups(s.pods, pod_groups_.cache().items());
+  gang_objects_.apply(s.pods);
   return s;
 }
 

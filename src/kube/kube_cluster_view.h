@@ -14,8 +14,8 @@
 #include "controller/interfaces.h"
 #include "kube/api_client.h"
 #include "kube/event_recorder.h"
+#include "kube/gang_object_informers.h"
 #include "kube/informer.h"
-#include "model/pod_group.h"
 #include "obs/logger.h"
 
 namespace fitscale {
@@ -89,10 +89,8 @@ class KubeClusterView final : public ClusterView {
   Informer<Node> nodes_;
   Informer<Pod> pods_;
   Informer<PodDisruptionBudgetView> pdbs_;
-  // Coscheduling PodGroups, read only where their CRD is served (start()); never part of
-  // synced(): without them a group's pods wait, they are not mis-sized (model/pod_group.h).
-  Informer<PodGroupView> pod_groups_;
-  std::atomic<bool> pod_groups_started_{false};
+  // PodGroups and JobSets, read only where their CRD is served (start()).
+  GangObjectInformers gang_objects_;
 
   std::mutex write_mu_;  // the writer connection is used by one caller at a time
   ApiClient writer_;

@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <fstream>
 
+#include "model/base64.h"
 #include "model/error.h"
 #include "model/file_text.h"
 #include "model/yaml_documents.h"
@@ -78,35 +79,7 @@ std::string trim_newlines(std::string s) {
 }  // namespace
 
 std::string decode_base64(std::string_view text, const std::string& what) {
-  auto value = [](char c) -> int {
-    if (c >= 'A' && c <= 'Z') return c - 'A';
-    if (c >= 'a' && c <= 'z') return c - 'a' + 26;
-    if (c >= '0' && c <= '9') return c - '0' + 52;
-    if (c == '+' || c == '-') return 62;
-    if (c == '/' || c == '_') return 63;
-    return -1;
-  };
-  std::string out;
-  unsigned buffer = 0;
-  int bits = 0;
-  bool padding = false;
-  for (char c : text) {
-    if (c == '\n' || c == '\r' || c == ' ' || c == '\t') continue;
-    if (c == '=') {
-      padding = true;
-      continue;
-    }
-    int v = value(c);
-    if (v < 0 || padding) throw InputError(what + ": not valid base64");
-    buffer = (buffer << 6) | static_cast<unsigned>(v);
-    bits += 6;
-    if (bits >= 8) {
-      bits -= 8;
-      out.push_back(static_cast<char>((buffer >> bits) & 0xFF));
-    }
-  }
-  if (bits >= 6) throw InputError(what + ": not valid base64 (truncated)");
-  return out;
+  return base64_decode(text, what);
 }
 
 std::string encode_base64(std::string_view bytes) {

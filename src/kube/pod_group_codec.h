@@ -1,8 +1,12 @@
 #pragma once
-// Coscheduling PodGroup objects (scheduling.x-k8s.io/v1alpha1) as the API serves them: what a
-// cluster dump holds and what the live informer keeps (model/pod_group.h says why).
+// PodGroup objects as the API serves them, coscheduling (scheduling.x-k8s.io/v1alpha1) and
+// Volcano (scheduling.volcano.sh/v1beta1): what a cluster dump holds and what the live informers
+// keep (model/pod_group.h says why). Both have spec.minMember; the reader is shared.
+#include <functional>
 #include <nlohmann/json_fwd.hpp>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "kube/informer.h"
 #include "model/pod_group.h"
@@ -10,11 +14,22 @@
 namespace fitscale {
 
 inline constexpr std::string_view kPodGroupApiGroup = "scheduling.x-k8s.io";
+inline constexpr std::string_view kVolcanoApiGroup = "scheduling.volcano.sh";
 
-// One PodGroup. Throws InputError naming the field ("spec.minMember: expected a whole number").
-// A minMember below 1 is 1: the plugin then lets every pod through alone.
-PodGroupView decode_pod_group(const nlohmann::json& object);
+// One PodGroup of `kind` (CoschedulingPodGroup or VolcanoPodGroup). Throws InputError naming the
+// field ("spec.minMember: expected a whole number"). A minMember below 1 is 1: the scheduler then
+// lets every pod through alone.
+PodGroupView decode_pod_group(const nlohmann::json& object,
+                              GangSizer kind = GangSizer::CoschedulingPodGroup);
 
-ResourceCodec<PodGroupView> pod_group_codec();
+ResourceCodec<PodGroupView> pod_group_codec();          // coscheduling
+ResourceCodec<PodGroupView> volcano_pod_group_codec();  // Volcano
+
+// The list-page reader both codecs (and the JobSet one) share: every item decoded by `decode`,
+// or reported in `bad` as ("ns/name", error) and skipped.
+void decode_gang_object_page(std::string_view page, const std::string& resource,
+                             const std::function<PodGroupView(const nlohmann::json&)>& decode,
+                             std::vector<std::pair<std::string, PodGroupView>>& items,
+                             std::vector<std::pair<std::string, std::string>>& bad);
 
 }  // namespace fitscale

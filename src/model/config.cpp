@@ -559,8 +559,11 @@ void check_pool_providers(const Reader& r, const YAML::Node& pools, const Config
 void read_aws(const Reader& r, const YAML::Node& n, AwsConfig& out) {
   r.expect_map(n, "aws",
                {"endpoint", "region", "mode", "launchTemplate", "subnets", "asgTag",
-                "credentialsProfile", "catalog", "interruptionQueue"});
+                "credentialsProfile", "catalog", "interruptionQueue", "nodeBootstrap"});
   if (n.IsNull()) return;
+  if (auto v = n["nodeBootstrap"])
+    out.nodeadm_bootstrap =
+        r.choice<bool>(v, "aws.nodeBootstrap", {{"nodeadm", true}, {"none", false}});
   if (auto v = n["endpoint"]) {
     out.endpoint = r.string(v, "aws.endpoint");
     if (out.endpoint.rfind("http://", 0) != 0 && out.endpoint.rfind("https://", 0) != 0) {

@@ -86,6 +86,10 @@ struct AwsConfig {
   // SQS queue fed by EventBridge with spot interruption warnings, rebalance recommendations and
   // instance state changes; empty = none.
   std::string interruption_queue;
+  // nodeBootstrap: how launched nodes learn their pool's labels and taints (docs/aws.md):
+  // "nodeadm" (fitscale adds them to the launch template's user data, Amazon Linux 2023) or
+  // "none" (the launch template's own bootstrap says them).
+  bool nodeadm_bootstrap = true;
 };
 
 // providers[].azure: one Azure subscription and resource group (docs/azure.md).

@@ -38,16 +38,24 @@ struct OwnerRef {
   std::string uid;
 };
 
+// The object whose spec decides a gang's size (model/gang_sources/, docs/frameworks.md): none
+// (the pod says it), a coscheduling PodGroup, a Volcano PodGroup, or a JobSet. The object has
+// the gang's name, in the pod's namespace.
+enum class GangSizer { Pod, CoschedulingPodGroup, VolcanoPodGroup, JobSet };
+
 struct Gang {
   std::string name;  // unique within the namespace
   std::int64_t size = 1;
-  // Named by scheduling.x-k8s.io/pod-group: the coscheduling plugin binds its pods by the
-  // PodGroup object of that name (spec.minMember), which then decides the size.
-  bool coscheduling = false;
-  // A coscheduling group whose size neither the pod nor a PodGroup object says (yet): the
-  // plugin denies such pods at Permit ("PodGroup not found"), so nothing is launched for them;
-  // they wait, with a reason, until the PodGroup appears (model/pod_group.h).
+  // Who decides the size: that object wins over a size on the pod, since it is what the
+  // framework's scheduler obeys (model/pod_group.h applies it).
+  GangSizer sized_by = GangSizer::Pod;
+  // A size neither the pod nor the object says (yet): such a gang's scheduler binds none of it,
+  // so nothing is launched for it; its pods wait, with a reason, until the object appears.
   bool size_unknown = false;
+  // Set where a framework creates the rest of a gang only once its first pods run
+  // (LeaderWorkerSet's startupPolicy LeaderReady, which the pods do not show): a gang still
+  // incomplete after this long is planned with the pods it has.
+  std::optional<Seconds> partial_after = std::nullopt;
 };
 
 // A pod as the planner and controller see it: decoded, validated, requests already effective

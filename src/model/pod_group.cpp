@@ -1,20 +1,27 @@
 #include "model/pod_group.h"
 
 #include <map>
+#include <tuple>
 #include <utility>
 
 namespace fitscale {
 
 void apply_pod_groups(std::vector<Pod>& pods, const std::vector<PodGroupView>& groups) {
   if (groups.empty()) return;
-  std::map<std::pair<std::string, std::string>, std::int64_t> size_of;
-  for (const PodGroupView& g : groups) size_of[{g.ns, g.name}] = g.min_member;
+  std::map<std::tuple<GangSizer, std::string, std::string>, std::int64_t> size_of;
+  for (const PodGroupView& g : groups) size_of[{g.kind, g.ns, g.name}] = g.min_member;
   for (Pod& p : pods) {
-    if (!p.gang || !p.gang->coscheduling) continue;
-    auto it = size_of.find({p.ns, p.gang->name});
+    if (!p.gang || p.gang->sized_by == GangSizer::Pod) continue;
+    auto it = size_of.find({p.gang->sized_by, p.ns, p.gang->name});
     if (it == size_of.end()) continue;
     p.gang->size = it->second;
     p.gang->size_unknown = false;
+  }
+}
+
+void forget_unsized_gangs(std::vector<Pod>& pods, GangSizer kind) {
+  for (Pod& p : pods) {
+    if (p.gang && p.gang->sized_by == kind && p.gang->size_unknown) p.gang.reset();
   }
 }
 

@@ -9,7 +9,7 @@
 
 #include "model/dominant_share.h"
 #include "model/error.h"
-#include "model/pod_group.h"
+#include "model/gang_sources/gang_of.h"
 #include "planner/admission.h"
 #include "planner/backfill.h"
 #include "planner/gangs.h"
@@ -34,7 +34,10 @@ struct GangGroup {
   std::int64_t size = 1;
   std::int64_t running = 0;  // members already bound
   std::vector<std::uint32_t> pending;
-  bool size_unknown = false;  // a coscheduling group without its PodGroup (model/pod_group.h)
+  // A group whose sizing object is missing (model/gang_sources/gang_of.h): why it waits.
+  std::string size_missing;
+  std::optional<Seconds> partial_after = std::nullopt;  // Gang::partial_after
+  Time oldest = 0;                                      // creation of its oldest pending pod
 };
 
 // One budget unit: a gang, or the pending pods of one Job (or one bare pod).
@@ -137,10 +140,14 @@ class Planner {
       const std::uint32_t i = k.pod;
       const Pod& p = s_.pods[i];
       auto [it, fresh] = gang_index.try_emplace({p.ns, p.gang->name}, gangs_.size());
-      if (fresh) gangs_.push_back({p.ns, p.gang->name, p.gang->size, 0, {}, false});
-      gangs_[it->second].pending.push_back(i);
-      gangs_[it->second].size_unknown |= p.gang->size_unknown;
-      gangs_[it->second].size = std::max(gangs_[it->second].size, p.gang->size);
+      if (fresh) gangs_.push_back({p.ns, p.gang->name, p.gang->size, 0, {}, {}, {}, p.created});
+      GangGroup& g = gangs_[it->second];
+      g.pending.push_back(i);
+      if (p.gang->size_unknown && g.size_missing.empty())
+        g.size_missing = gang_size_missing_reason(p.ns, *p.gang);
+      g.size = std::max(g.size, p.gang->size);
+      if (p.gang->partial_after) g.partial_after = p.gang->partial_after;
+      g.oldest = std::min(g.oldest, p.created);
     }
     if (gangs_.empty()) return;
     for (const Pod& p : s_.pods) {
@@ -152,17 +159,22 @@ class Planner {
 
   void drop_incomplete_gangs() {
     for (GangGroup& g : gangs_) {
-      if (g.size_unknown) {
-        const std::string reason = pod_group_missing_reason(g.ns, g.name);
+      if (!g.size_missing.empty()) {
         for (std::uint32_t pi : g.pending)
-          unschedulable(pi, UnschedulableKind::GangIncomplete, reason);
+          unschedulable(pi, UnschedulableKind::GangIncomplete, g.size_missing);
         g.pending.clear();
         continue;
       }
       const auto have = static_cast<std::int64_t>(g.pending.size()) + g.running;
-      if (have < g.size) {
-        const std::string reason = "gang " + g.name + " has " + format_count(have) + " of " +
-                                   format_count(g.size) + " pods; it starts only when all exist";
+      // A framework that creates the rest only once these run (Gang::partial_after): what
+      // exists is planned as the gang after that long, so the two cannot wait for each other.
+      const bool partial_due = g.partial_after && now_ - g.oldest >= *g.partial_after;
+      if (have < g.size && !partial_due) {
+        std::string reason = "gang " + g.name + " has " + format_count(have) + " of " +
+                             format_count(g.size) + " pods; it starts only when all exist";
+        if (g.partial_after)
+          reason += " (or with those it has once its oldest pod has waited " +
+                    std::to_string(*g.partial_after) + " s)";
         for (std::uint32_t pi : g.pending)
           unschedulable(pi, UnschedulableKind::GangIncomplete, reason);
         g.pending.clear();

@@ -1,6 +1,7 @@
 // The config keys of the AWS catalog and interruption queue: read strictly, errors name the key.
 #include <gtest/gtest.h>
 
+#include "cloud/aws/aws_options.h"
 #include "cloud/aws/aws_stack.h"
 #include "model/config.h"
 #include "model/error.h"
@@ -52,6 +53,15 @@ TEST(AwsConfigKeys, MistakesNameTheKey) {
                 .find("aws.catalog.spotPriceRefresh"),
             std::string::npos);
   EXPECT_NE(error_of("aws:\n  interruptionQueue: fitscale-queue\n").find("aws.interruptionQueue"),
+            std::string::npos);
+}
+
+TEST(AwsConfigKeys, NodeBootstrapIsNodeadmUnlessSaidNone) {
+  EXPECT_TRUE(provider_options(parse_config("", "c.yaml")).nodeadm_bootstrap);
+  EXPECT_FALSE(
+      provider_options(parse_config("aws:\n  nodeBootstrap: none\n", "c.yaml")).nodeadm_bootstrap);
+  EXPECT_NE(error_of("aws:\n  nodeBootstrap: bottlerocket\n")
+                .find("aws.nodeBootstrap: must be one of nodeadm, none"),
             std::string::npos);
 }
 

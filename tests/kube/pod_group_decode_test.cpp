@@ -40,7 +40,7 @@ TEST(PodGroupDecode, APodGroupLabelWithoutASizeDecodesAsAGroupWaitingForItsPodGr
   const Pod& p = d.pods.front();
   ASSERT_TRUE(p.gang.has_value());
   EXPECT_EQ(p.gang->name, "allreduce");
-  EXPECT_TRUE(p.gang->coscheduling);
+  EXPECT_EQ(p.gang->sized_by, GangSizer::CoschedulingPodGroup);
   EXPECT_TRUE(p.gang->size_unknown);
 }
 
@@ -85,8 +85,10 @@ TEST(PodGroupDecode, AVolcanoPodGroupIsNotACoschedulingOne) {
       decode_objects(list(pod_json("v-0", R"("scheduling.x-k8s.io/pod-group":"v")") + "," +
                           pod_group_json("scheduling.volcano.sh/v1beta1", "v", "5")),
                      "cluster.json", {});
-  EXPECT_TRUE(d.pod_groups.empty());
-  EXPECT_EQ(d.ignored, 1u);
+  // Read (Volcano's pods name it by annotation), but it sizes no coscheduling group.
+  ASSERT_EQ(d.pod_groups.size(), 1u);
+  EXPECT_EQ(d.pod_groups[0].kind, GangSizer::VolcanoPodGroup);
+  EXPECT_EQ(d.ignored, 0u);
   EXPECT_TRUE(d.pods[0].gang->size_unknown);
 }
 

@@ -22,7 +22,7 @@ TEST(PodGroupPlan, AGroupWithoutItsPodGroupWaitsAndTheOtherPodsArePlanned) {
   Snapshot s;
   for (int i = 0; i < 2; ++i) {
     Pod p = make_pod("w-" + std::to_string(i), 4000, 16 * kGi, 1);
-    p.gang = Gang{"allreduce", 1, true, true};
+    p.gang = Gang{"allreduce", 1, GangSizer::CoschedulingPodGroup, true};
     s.pods.push_back(p);
   }
   s.pods.push_back(make_pod("lone", 4000, 16 * kGi, 1));
@@ -41,7 +41,7 @@ TEST(PodGroupPlan, OnceThePodGroupIsSeenItsMembersLaunchTogether) {
   std::vector<Pod> pods;
   for (int i = 0; i < 3; ++i) {
     Pod p = make_pod("w-" + std::to_string(i), 4000, 16 * kGi, 1);
-    p.gang = Gang{"allreduce", 1, true, true};
+    p.gang = Gang{"allreduce", 1, GangSizer::CoschedulingPodGroup, true};
     pods.push_back(p);
   }
   apply_pod_groups(pods,
@@ -58,7 +58,7 @@ TEST(PodGroupPlan, OnceThePodGroupIsSeenItsMembersLaunchTogether) {
 TEST(PodGroupPlan, APodGroupLargerThanItsPodsHoldsThemBack) {
   std::vector<Pod> pods;
   Pod p = make_pod("w-0", 4000, 16 * kGi, 1);
-  p.gang = Gang{"allreduce", 1, true, true};
+  p.gang = Gang{"allreduce", 1, GangSizer::CoschedulingPodGroup, true};
   pods.push_back(p);
   apply_pod_groups(pods, {PodGroupView{"team-a", "allreduce", 4}});
   Snapshot s;

@@ -9,6 +9,7 @@ AwsProviderOptions provider_options(const Config& config) {
   o.mode = config.aws.mode;
   o.launch_template = config.aws.launch_template;
   o.subnets = config.aws.subnets;
+  o.nodeadm_bootstrap = config.aws.nodeadm_bootstrap;
   if (!config.aws.asg_tag.empty()) o.asg_tag = config.aws.asg_tag;
   return o;
 }

@@ -30,6 +30,9 @@ struct AwsProviderOptions {
   // false (dry run): interruption notices are only remembered, never tagged on the instance nor
   // deleted from the queue.
   bool consume_interruptions = true;
+  // Pool labels and taints go into a launch template version's user data for nodeadm
+  // (node_launch_template.h); false: the launch template is used as it is.
+  bool nodeadm_bootstrap = true;
 };
 
 AwsProviderOptions provider_options(const Config& config);

@@ -5,6 +5,7 @@
 
 #include "cloud/aws/ec2_instances.h"
 #include "cloud/aws/fleet_request.h"
+#include "cloud/aws/node_launch_template.h"
 #include "model/error.h"
 
 namespace fitscale::aws {
@@ -57,7 +58,11 @@ LaunchResult AwsProvider::launch(const LaunchRequest& request) {
 }
 
 LaunchResult AwsProvider::launch_fleet(const LaunchRequest& request) {
-  auto doc = ec2_.call("CreateFleet", create_fleet_params(request, options_));
+  LaunchTemplateRef boot_from = launch_template_of(request, options_);
+  if (options_.nodeadm_bootstrap)
+    boot_from =
+        node_templates_.version_for(ec2_, boot_from, request.node_labels, request.node_taints);
+  auto doc = ec2_.call("CreateFleet", create_fleet_params(request, options_, boot_from));
   FleetAnswer answer = parse_create_fleet(doc->document_element(), request, clock_.now());
   if (!answer.to_terminate.empty()) {
     try {

@@ -10,6 +10,7 @@
 #include "cloud/aws/asg_groups.h"
 #include "cloud/aws/aws_options.h"
 #include "cloud/aws/interruption_queue.h"
+#include "cloud/aws/node_launch_template.h"
 #include "cloud/aws/query_client.h"
 #include "controller/interfaces.h"
 #include "model/catalog.h"
@@ -71,6 +72,7 @@ class AwsProvider final : public CloudProvider {
   AwsProviderOptions options_;
   std::map<std::string, Micros, std::less<>> prices_;  // offering key -> micro-dollars per hour
   std::map<std::string, std::string> template_types_;  // launch template id:version -> type
+  NodeLaunchTemplates node_templates_;  // versions that pass pool labels and taints (mode fleet)
   InterruptionQueue* interruptions_;
   std::set<std::string> noticed_;  // instance ids with a notice (kept while they are listed)
   // Auto Scaling lists members without a launch time; EC2 knows it. Asked once per instance,

@@ -21,16 +21,25 @@ std::string provider_id(const std::string& zone, const std::string& instance_id)
   return "aws:///" + zone + "/" + instance_id;
 }
 
-NameValues create_fleet_params(const LaunchRequest& r, const AwsProviderOptions& o) {
+LaunchTemplateRef launch_template_of(const LaunchRequest& r, const AwsProviderOptions& o) {
   // The pool's template.launchTemplate wins over aws.launchTemplate of the config.
   const bool pools_own = !r.launch_template_id.empty() || !r.launch_template_name.empty();
-  const LaunchTemplateRef template_ref =
+  LaunchTemplateRef template_ref =
       pools_own ? LaunchTemplateRef{r.launch_template_name, r.launch_template_id,
                                     r.launch_template_version}
                 : o.launch_template;
   if (template_ref.id.empty() && template_ref.name.empty()) {
     throw InputError("aws.launchTemplate: name or id is required to launch instances (mode fleet)");
   }
+  return template_ref;
+}
+
+NameValues create_fleet_params(const LaunchRequest& r, const AwsProviderOptions& o) {
+  return create_fleet_params(r, o, launch_template_of(r, o));
+}
+
+NameValues create_fleet_params(const LaunchRequest& r, const AwsProviderOptions& o,
+                               const LaunchTemplateRef& template_ref) {
   const bool spot = r.capacity_type == CapacityType::Spot;
   const std::string lt = "LaunchTemplateConfigs.1.";
   NameValues p = {{"Type", "instant"}};

@@ -18,6 +18,13 @@ std::string provider_id(const std::string& zone, const std::string& instance_id)
 
 // Throws InputError when no launch template is configured.
 NameValues create_fleet_params(const LaunchRequest& request, const AwsProviderOptions& options);
+// The same, booting from `launch_template` (e.g. the version node_launch_template.h made).
+NameValues create_fleet_params(const LaunchRequest& request, const AwsProviderOptions& options,
+                               const LaunchTemplateRef& launch_template);
+// The template a request boots from: its pool's, else aws.launchTemplate. Throws InputError
+// when neither is set.
+LaunchTemplateRef launch_template_of(const LaunchRequest& request,
+                                     const AwsProviderOptions& options);
 
 // What came up (`launched`) and, for the rest, why (`failures`; capacity_error only for the
 // capacity codes, see is_capacity_error). An all-or-nothing request answered in part launches
