@@ -123,7 +123,7 @@ void print_summary(const SimReport& r, const std::string& trace, const std::stri
     std::printf("  costliest   %s %s\n", r.costliest_jobs[i].job.c_str(),
                 format_usd(r.costliest_jobs[i].cost_usd).c_str());
   }
-  std::printf("  controller  %s loops, %s planned, %s restarts after interruptions\n",
+  std::printf("  controller  %s loops, %s planned, %s restarts (interruptions, evictions)\n",
               format_count(r.sim.loops).c_str(), format_count(r.sim.loops_planned).c_str(),
               format_count(r.sim.restarts).c_str());
   for (std::size_t i = 0; i < r.refusals.size() && i < 3; ++i) {
