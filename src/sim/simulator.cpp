@@ -615,8 +615,8 @@ void Engine::disrupt() {
       if (d.reason == "expired" && o_.disruption.expire_after_s &&
           left > *o_.disruption.expire_after_s) {
         // Not served after all: the bound leaves it out, and all it ran is lost to evictions.
-        report_.lower_bound_usd -= job.lower_bound_usd_per_hour *
-                                   static_cast<double>(job.trace->duration_s) / 3600.0;
+        report_.lower_bound_usd -=
+            job.lower_bound_usd_per_hour * static_cast<double>(job.trace->duration_s) / 3600.0;
         refuse(j, "never finishes: " + format_duration(left) +
                       " of work left without a checkpoint, longer than expireAfter " +
                       format_duration(*o_.disruption.expire_after_s) +
