@@ -1,13 +1,18 @@
 // `fitscale cost --ledger FILE [--by namespace|job|instance-type|capacity-type] [--since T]
 // [--until T] [--top N] [--json]`: what was spent, from the SQLite ledger that `fitscale run` or
-// `fitscale simulate --ledger` writes. A table for people, JSON for machines. T is RFC 3339
+// `fitscale simulate --ledger` writes. A table for people, JSON for machines. `--by job` on a
+// terminal shows the 20 costliest jobs and one line for the rest unless --top says otherwise
+// (--top 0: every row); piped or --json, every row, as scripts expect. T is RFC 3339
 // ("2026-01-05T12:00:00Z") or a date ("2026-01-05" = its UTC midnight). Only closed intervals
 // are counted: the writer of still-open ones may be gone, so their end is not known.
+#include <unistd.h>
+
 #include <algorithm>
 #include <cstdio>
 #include <limits>
 #include <memory>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
 
 #include "cli/commands.h"
@@ -24,9 +29,17 @@ struct CostFlags {
   std::string by = "namespace";
   std::string since;
   std::string until;
-  std::size_t top = 0;  // 0 = every row
+  std::optional<std::size_t> top;  // 0 = every row; unset: the default below
   bool json = false;
 };
+
+// A person at a terminal asking for jobs gets a screenful; a pipe or --json gets every row.
+constexpr std::size_t kTerminalJobRows = 20;
+std::size_t rows_to_show(const CostFlags& f) {
+  if (f.top) return *f.top;
+  const bool terminal = isatty(fileno(stdout)) != 0;
+  return f.by == "job" && !f.json && terminal ? kTerminalJobRows : 0;
+}
 
 // The costliest `top` rows (rows come sorted by cost), and what the rest add up to, so that
 // `--by job` on a trace of 80,000 jobs answers "who spent it" in a screenful.
@@ -35,6 +48,7 @@ struct Shown {
   std::size_t rest_count = 0;
   Micros rest_micros = 0;
   Micros rest_idle_micros = 0;
+  Micros rest_unused_micros = 0;
 };
 
 Shown top_rows(const std::vector<cost::CostLine>& lines, std::size_t top) {
@@ -45,6 +59,7 @@ Shown top_rows(const std::vector<cost::CostLine>& lines, std::size_t top) {
     ++s.rest_count;
     s.rest_micros += lines[i].micros;
     s.rest_idle_micros += lines[i].idle_micros;
+    s.rest_unused_micros += lines[i].unused_micros;
   }
   return s;
 }
@@ -87,7 +102,8 @@ int run_cost(const CostFlags& f) {
   if (until <= since) throw InputError("--until must be later than --since");
   const SqliteLedger ledger(f.ledger, SqliteLedger::Mode::ReadOnly);
   const cost::CostReport r = ledger.report(since, until);
-  const Shown shown = top_rows(lines_for(r, f.by), f.top);
+  const std::size_t top = rows_to_show(f);
+  const Shown shown = top_rows(lines_for(r, f.by), top);
   const auto& lines = shown.rows;
 
   if (f.json) {
@@ -101,6 +117,7 @@ int run_cost(const CostFlags& f) {
     out["total_micros"] = r.total;
     out["total_usd"] = micros_to_dollars(r.total);
     out["idle_micros"] = r.idle;
+    out["unused_micros"] = r.unused;
     out["closed_segments"] = r.segments;
     out["open_nodes"] = r.open_segments;
     out["rows"] = nlohmann::ordered_json::array();
@@ -108,14 +125,16 @@ int run_cost(const CostFlags& f) {
       out["rows"].push_back({{"key", l.key},
                              {"micros", l.micros},
                              {"usd", micros_to_dollars(l.micros)},
-                             {"idle_micros", l.idle_micros}});
+                             {"idle_micros", l.idle_micros},
+                             {"unused_micros", l.unused_micros}});
     }
-    if (f.top > 0) {
-      out["top"] = f.top;
+    if (top > 0) {
+      out["top"] = top;
       out["rest"] = {{"rows", shown.rest_count},
                      {"micros", shown.rest_micros},
                      {"usd", micros_to_dollars(shown.rest_micros)},
-                     {"idle_micros", shown.rest_idle_micros}};
+                     {"idle_micros", shown.rest_idle_micros},
+                     {"unused_micros", shown.rest_unused_micros}};
     }
     std::printf("%s\n", out.dump(2).c_str());
     return 0;
@@ -130,23 +149,28 @@ int run_cost(const CostFlags& f) {
   if (shown.rest_count > 0) width = std::max(width, rest.size());
   std::string header = f.by;
   for (auto& c : header) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
-  std::printf("%-*s %16s %16s %7s\n", static_cast<int>(width), header.c_str(), "COST",
-              "OF WHICH IDLE", "SHARE");
+  std::printf("%-*s %16s %16s %16s %7s\n", static_cast<int>(width), header.c_str(), "COST",
+              "OF WHICH IDLE", "UNUSED ROOM", "SHARE");
   for (const auto& l : lines) {
     const double share =
         r.total > 0 ? 100.0 * static_cast<double>(l.micros) / static_cast<double>(r.total) : 0;
-    std::printf("%-*s %16s %16s %6.1f%%\n", static_cast<int>(width), l.key.c_str(),
-                dollars(l.micros).c_str(), dollars(l.idle_micros).c_str(), share);
+    std::printf("%-*s %16s %16s %16s %6.1f%%\n", static_cast<int>(width), l.key.c_str(),
+                dollars(l.micros).c_str(), dollars(l.idle_micros).c_str(),
+                dollars(l.unused_micros).c_str(), share);
   }
   if (shown.rest_count > 0) {
     const double share =
         r.total > 0 ? 100.0 * static_cast<double>(shown.rest_micros) / static_cast<double>(r.total)
                     : 0;
-    std::printf("%-*s %16s %16s %6.1f%%\n", static_cast<int>(width), rest.c_str(),
-                dollars(shown.rest_micros).c_str(), dollars(shown.rest_idle_micros).c_str(), share);
+    std::printf("%-*s %16s %16s %16s %6.1f%%\n", static_cast<int>(width), rest.c_str(),
+                dollars(shown.rest_micros).c_str(), dollars(shown.rest_idle_micros).c_str(),
+                dollars(shown.rest_unused_micros).c_str(), share);
   }
-  std::printf("%-*s %16s %16s\n", static_cast<int>(width), "TOTAL", dollars(r.total).c_str(),
-              dollars(r.idle).c_str());
+  std::printf("%-*s %16s %16s %16s\n", static_cast<int>(width), "TOTAL", dollars(r.total).c_str(),
+              dollars(r.idle).c_str(), dollars(r.unused).c_str());
+  if (shown.rest_count > 0 && !f.top)
+    std::printf("(the %zu costliest of %zu; --top 0 lists every row)\n", lines.size(),
+                lines.size() + shown.rest_count);
   if (r.open_segments > 0) {
     std::printf("(%zu nodes are still open: their current intervals are not counted yet)\n",
                 r.open_segments);
@@ -166,8 +190,10 @@ Runner register_cost(CLI::App& app) {
       ->check(CLI::IsMember({"namespace", "job", "instance-type", "capacity-type"}));
   cmd->add_option("--since", f->since, "start, RFC 3339 or YYYY-MM-DD (UTC)");
   cmd->add_option("--until", f->until, "end (exclusive), RFC 3339 or YYYY-MM-DD (UTC)");
-  cmd->add_option("--top", f->top, "show only the N costliest rows, then one line for the rest")
-      ->check(CLI::PositiveNumber);
+  cmd->add_option("--top", f->top,
+                  "show only the N costliest rows, then one line for the rest (0: every row; "
+                  "default: 20 for --by job on a terminal, every row otherwise)")
+      ->check(CLI::NonNegativeNumber);
   cmd->add_flag("--json", f->json, "machine-readable output");
   return [f] { return run_cost(*f); };
 }

@@ -332,6 +332,11 @@ std::unique_ptr<BudgetGateServer> make_budget_gate_server(const RunFlags& f, con
 int run(const RunFlags& f) {
   // Everything that can be wrong with the input is checked before a thread or a connection exists.
   Config config = f.config.empty() ? Config{} : load_config_file(f.config);
+  if (config.policy != PolicyKind::Fitscale) {
+    throw InputError(
+        config.source + ": policy: " + to_string(config.policy) +
+        " is an approximation for `fitscale simulate` only; `fitscale run` is fitscale");
+  }
   require_catalog_for_region(config, !f.catalog.empty());
   if (f.provider.empty() && config.providers.empty())
     throw InputError(

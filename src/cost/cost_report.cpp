@@ -4,11 +4,12 @@
 
 namespace fitscale::cost {
 
-void CostReportBuilder::put(Lines& lines, const std::string& key, Micros micros, bool idle) {
+void CostReportBuilder::put(Lines& lines, const std::string& key, Micros micros, Part part) {
   CostLine& l = lines[key];
   l.key = key;
   l.micros += micros;
-  if (idle) l.idle_micros += micros;
+  if (part == Part::Idle) l.idle_micros += micros;
+  if (part == Part::Unused) l.unused_micros += micros;
 }
 
 void CostReportBuilder::add(const Segment& s, const MeteredNode& node, bool open) {
@@ -20,17 +21,21 @@ void CostReportBuilder::add(const Segment& s, const MeteredNode& node, bool open
       whole ? s.charges : attribute(node.charge, node.launched_at, s.split, a, b);
   ++(open ? open_segments_ : segments_);
   const std::string capacity = to_string(node.charge.capacity_type);
+  // The attribution's unattributed part is idle when no pod is on the node, unused otherwise.
+  const Part rest = s.split.pods.empty() ? Part::Idle : Part::Unused;
   for (const Charge& c : charges) {
     total_ += c.micros;
-    if (c.idle) idle_ += c.micros;
-    put(ns_, c.ns, c.micros, c.idle);
+    const Part part = c.idle ? rest : Part::Used;
+    if (part == Part::Idle) idle_ += c.micros;
+    if (part == Part::Unused) unused_ += c.micros;
+    put(ns_, c.ns, c.micros, part);
     // Jobs are named within their namespace: "team-a/train" (a key already qualified stays).
     std::string job = c.job.empty()                          ? c.ns + "/(idle)"
                       : c.job.find('/') == std::string::npos ? c.ns + "/" + c.job
                                                              : c.job;
-    put(job_, job, c.micros, c.idle);
-    put(type_, node.charge.instance_type, c.micros, c.idle);
-    put(capacity_, capacity, c.micros, c.idle);
+    put(job_, job, c.micros, part);
+    put(type_, node.charge.instance_type, c.micros, part);
+    put(capacity_, capacity, c.micros, part);
   }
 }
 
@@ -48,6 +53,7 @@ CostReport CostReportBuilder::finish() const {
   r.until = until_;
   r.total = total_;
   r.idle = idle_;
+  r.unused = unused_;
   r.segments = segments_;
   r.open_segments = open_segments_;
   r.by_namespace = sorted(ns_);

@@ -11,17 +11,22 @@
 
 namespace fitscale::cost {
 
+// Idle has one meaning in fitscale (docs/cost.md): node time with no pod on it, boot included,
+// as `fitscale simulate` reports it. The room pods leave unused on a node they run on is
+// `unused`, apart: a partly used node is not idle.
 struct CostLine {
   std::string key;
-  Micros micros = 0;       // everything charged to the key, idle included
-  Micros idle_micros = 0;  // of which idle (node time no pod used)
+  Micros micros = 0;         // everything charged to the key, idle and unused included
+  Micros idle_micros = 0;    // of which idle: node time with no pod on it (boot included)
+  Micros unused_micros = 0;  // of which the unused share of nodes with pods on them
 };
 
 struct CostReport {
   Time since = 0;
   Time until = 0;
-  Micros total = 0;  // node cost in the window = sum of every grouping
-  Micros idle = 0;
+  Micros total = 0;               // node cost in the window = sum of every grouping
+  Micros idle = 0;                // node time with no pod on it
+  Micros unused = 0;              // the unused share of nodes with pods on them
   std::size_t segments = 0;       // closed segments counted
   std::size_t open_segments = 0;  // still-open segments counted (metered to `until`)
   // Sorted by cost, largest first, then key.
@@ -40,11 +45,12 @@ class CostReportBuilder {
 
  private:
   using Lines = std::map<std::string, CostLine>;
-  static void put(Lines& lines, const std::string& key, Micros micros, bool idle);
+  enum class Part { Used, Idle, Unused };
+  static void put(Lines& lines, const std::string& key, Micros micros, Part part);
   static std::vector<CostLine> sorted(const Lines& lines);
 
   Time since_, until_;
-  Micros total_ = 0, idle_ = 0;
+  Micros total_ = 0, idle_ = 0, unused_ = 0;
   std::size_t segments_ = 0, open_segments_ = 0;
   Lines ns_, job_, type_, capacity_;
 };

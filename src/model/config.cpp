@@ -674,6 +674,18 @@ void read_metrics(const Reader& r, const YAML::Node& n, MetricsConfig& out) {
 
 }  // namespace
 
+const char* to_string(PolicyKind k) {
+  switch (k) {
+    case PolicyKind::ClusterAutoscaler:
+      return "cluster-autoscaler";
+    case PolicyKind::Karpenter:
+      return "karpenter";
+    case PolicyKind::Fitscale:
+      break;
+  }
+  return "fitscale";
+}
+
 Config parse_config(std::string_view yaml, std::string_view source) {
   Config c;
   c.source = std::string(source);
@@ -682,10 +694,16 @@ Config parse_config(std::string_view yaml, std::string_view source) {
   // Const from here on: a non-const operator[] would insert the keys it looks up.
   const YAML::Node& root = loaded;
   if (!root.IsDefined() || root.IsNull()) return c;
-  r.expect_map(
-      root, "",
-      {"zones", "region", "pool", "clusterName", "controller", "scaleDown", "allocatable",
-       "budgets", "alerts", "simulator", "aws", "metrics", "logFormat", "pools", "providers"});
+  r.expect_map(root, "",
+               {"zones", "region", "pool", "clusterName", "controller", "scaleDown", "allocatable",
+                "budgets", "alerts", "simulator", "aws", "metrics", "logFormat", "pools",
+                "providers", "policy"});
+  if (auto v = root["policy"]) {
+    c.policy = r.choice<PolicyKind>(v, "policy",
+                                    {{"fitscale", PolicyKind::Fitscale},
+                                     {"cluster-autoscaler", PolicyKind::ClusterAutoscaler},
+                                     {"karpenter", PolicyKind::Karpenter}});
+  }
 
   if (auto z = root["zones"]) {
     r.expect_list(z, "zones");

@@ -166,8 +166,14 @@ struct MetricsConfig {
 enum class LogFormat { Text, Json };
 const char* to_string(LogFormat f);  // "text", "json"
 
+// `policy:`: fitscale itself, or one of the approximations of other autoscalers that
+// `fitscale simulate` compares it against (docs/simulator.md, "Baselines"; simulator only).
+enum class PolicyKind { Fitscale, ClusterAutoscaler, Karpenter };
+const char* to_string(PolicyKind k);
+
 struct Config {
   std::string source = "<defaults>";  // file it came from, for messages
+  PolicyKind policy = PolicyKind::Fitscale;
   std::vector<std::string> zones = {"us-east-1a", "us-east-1b", "us-east-1c"};
   std::string region = "us-east-1";
   std::string pool = "default";

@@ -13,6 +13,7 @@
 #include "planner/admission.h"
 #include "planner/backfill.h"
 #include "planner/gangs.h"
+#include "planner/least_waste.h"
 #include "planner/offering_choice.h"
 #include "planner/packing.h"
 #include "planner/placement.h"
@@ -116,7 +117,8 @@ class Planner {
     std::vector<Key> keys;
     for (std::uint32_t i = 0; i < s_.pods.size(); ++i) {
       const Pod& p = s_.pods[i];
-      if (p.awaits_capacity()) keys.push_back({p.priority, p.created, i, p.gang.has_value()});
+      if (p.awaits_capacity())
+        keys.push_back({p.priority, p.created, i, p.gang.has_value() && policy_.gangs});
     }
     auto before = [this](const Key& a, const Key& b) {
       if (a.priority != b.priority) return a.priority > b.priority;
@@ -196,6 +198,8 @@ class Planner {
       for (std::uint32_t pi : c.pods) pod_class_[pi] = static_cast<int>(first);
       std::vector<planner::OfferingChoice> choices =
           planner::choose_offerings_by_pool(c, catalog_, policy_, zone_offerings_);
+      if (policy_.offering_pick == OfferingPick::LeastWaste)
+        planner::keep_least_waste(c, catalog_, choices);
       if (choices.front().usable.empty()) {
         // Its pods may still fit on existing nodes; those that do not get this reason.
         classes_.push_back(c);

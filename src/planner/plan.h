@@ -19,6 +19,10 @@ struct Snapshot {
   std::map<std::string, NamespaceSpend, std::less<>> spend;  // by namespace, from the ledger
 };
 
+// How the planner picks among the offerings a class may use: the cheapest fit (fitscale and
+// Karpenter), or cluster-autoscaler's least-waste expander (planner/least_waste.h).
+enum class OfferingPick { Cheapest, LeastWaste };
+
 // How to decide. Defaults are what a user gets with no config.
 struct Policy {
   std::vector<std::string> zones = {"us-east-1a", "us-east-1b", "us-east-1c"};
@@ -32,6 +36,10 @@ struct Policy {
   bool enforce_budgets = true;
   // Offerings currently backed off after a launch failure (Offering::key()).
   std::set<std::string, std::less<>> unavailable_offerings;
+  // The baselines `fitscale simulate` compares against (planner/baseline_policy.h) change these:
+  // how an offering is picked, and whether a gang's pods are launched for as one.
+  OfferingPick offering_pick = OfferingPick::Cheapest;
+  bool gangs = true;
 };
 
 struct LaunchDecision {

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstdio>
 #include <nlohmann/json.hpp>
+#include <set>
 
 #include "model/money.h"
 
@@ -276,6 +277,92 @@ const char* kScript = R"JS(
 })();
 )JS";
 
+// The bound, explained in the page itself: a person comparing runs must know that no autoscaler
+// can reach it, and why.
+const char* kBoundExplained =
+    "<p class=\"note\" id=\"bound-explained\">The <b>fluid lower bound</b> is what the served "
+    "jobs would cost if every pod paid, for exactly its run time, only its dominant share "
+    "(the largest of its CPU, memory and GPU fractions) of the cheapest offering it fits, with "
+    "no boot time, no idle node, no interruption, no eviction and no unused room. No real "
+    "placement reaches it; the parts over it say where the difference goes. <b>Idle</b> is node "
+    "time with no pod on it (boot included), the same figure <code>fitscale cost</code> shows "
+    "as idle.</p>\n";
+
+std::string peak_vs_cap(const SimNamespace& sn) {
+  return format_usd(sn.peak_committed_usd_per_hour) +
+         (sn.usd_per_hour ? " of " + format_usd(*sn.usd_per_hour) : std::string(" (no cap)"));
+}
+
+// Each team (namespace): what it cost, how long its jobs waited, what was refused, and its
+// peak committed $/h against its hourly cap.
+std::string team_table(const SimReport& r) {
+  std::string h =
+      "<div class=\"panel wide\" id=\"teams\"><h2>Teams</h2><table><thead><tr><th>namespace</th>"
+      "<th class=\"num\">cost</th><th class=\"num\">share</th><th class=\"num\">jobs</th>"
+      "<th class=\"num\">refused</th><th class=\"num\">wait p50</th><th class=\"num\">wait "
+      "p90</th><th class=\"num\">wait max</th><th class=\"num\">peak $/h vs cap</th>"
+      "<th class=\"num\">cap $/day</th><th class=\"num\">most in a month vs cap</th></tr>"
+      "</thead><tbody>\n";
+  std::vector<std::pair<double, std::string>> by_cost;
+  for (const auto& [ns, v] : r.namespaces) by_cost.emplace_back(-v.cost_usd, ns);
+  std::sort(by_cost.begin(), by_cost.end());
+  for (const auto& [neg, ns] : by_cost) {
+    const SimNamespace& sn = r.namespaces.at(ns);
+    h += "<tr><td>" + esc(ns) + "</td><td class=\"num\">" + esc(format_usd(-neg)) +
+         "</td><td class=\"num\">" + percent(-neg, r.cost_usd.total) + "</td><td class=\"num\">" +
+         count(sn.jobs) + "</td><td class=\"num\">" + count(sn.refused) +
+         "</td><td class=\"num\">" + esc(human_duration(sn.wait_s.p50)) +
+         "</td><td class=\"num\">" + esc(human_duration(sn.wait_s.p90)) +
+         "</td><td class=\"num\">" + esc(human_duration(sn.wait_s.max)) +
+         "</td><td class=\"num\">" + esc(peak_vs_cap(sn)) + "</td><td class=\"num\">" +
+         esc(cap_text(sn.usd_per_day)) + "</td><td class=\"num\">" +
+         esc(format_usd(sn.max_month_usd)) +
+         (sn.usd_per_month ? " of " + esc(format_usd(*sn.usd_per_month)) : std::string()) +
+         "</td></tr>\n";
+  }
+  return h + "</tbody></table></div>\n";
+}
+
+std::string costliest_table(const SimReport& r) {
+  std::string h =
+      "<div class=\"panel\" id=\"costliest\"><h2>Costliest jobs</h2><table><thead><tr><th>job"
+      "</th><th class=\"num\">cost</th><th class=\"num\">of which idle</th><th class=\"num\">"
+      "share</th></tr></thead><tbody>\n";
+  for (const auto& j : r.costliest_jobs) {
+    h += "<tr><td>" + esc(j.job) + "</td><td class=\"num\">" + esc(format_usd(j.cost_usd)) +
+         "</td><td class=\"num\">" + esc(format_usd(j.idle_usd)) + "</td><td class=\"num\">" +
+         percent(j.cost_usd, r.cost_usd.total) + "</td></tr>\n";
+  }
+  if (r.costliest_jobs.empty()) h += "<tr><td colspan=\"4\">none</td></tr>\n";
+  return h + "</tbody></table></div>\n";
+}
+
+std::string evictions_text(const SimEvictions& e) {
+  return count(e.nodes) + " nodes drained, " + count(e.jobs) + " job runs cut short, " +
+         fmt("%.1f", e.lost_job_hours) + " job-hours (" + fmt("%.1f", e.lost_gpu_hours) +
+         " GPU-hours) lost";
+}
+
+std::string escape_script(const std::string& out) {
+  std::string safe;
+  safe.reserve(out.size());
+  for (std::size_t i = 0; i < out.size(); ++i) {
+    if (out[i] == '<' && i + 1 < out.size() && out[i + 1] == '/')
+      safe += "<\\";
+    else
+      safe += out[i];
+  }
+  return safe;
+}
+
+std::vector<std::size_t> chart_points(std::size_t n) {
+  const std::size_t stride = n > kMaxChartPoints ? (n + kMaxChartPoints - 1) / kMaxChartPoints : 1;
+  std::vector<std::size_t> idx;
+  for (std::size_t i = 0; i < n; i += stride) idx.push_back(i);
+  if (n > 0 && idx.back() != n - 1) idx.push_back(n - 1);
+  return idx;
+}
+
 }  // namespace
 
 std::vector<WaitBucket> wait_histogram(const std::vector<double>& waits_s) {
@@ -334,7 +421,10 @@ std::string report_html(const SimReport& r) {
   const double excess = c.total - r.lower_bound_usd;
   h += card("Over the bound", format_usd(excess),
             "boot " + format_usd(x.boot) + " · idle " + format_usd(x.idle) + " · interruptions " +
-                format_usd(x.lost_to_interruptions) + " · packing " + format_usd(x.packing));
+                format_usd(x.lost_to_interruptions) +
+                (x.lost_to_evictions > 0 ? " · evictions " + format_usd(x.lost_to_evictions)
+                                         : std::string()) +
+                " · packing " + format_usd(x.packing));
   h += card("Jobs", count(r.jobs.completed) + " / " + count(r.jobs.submitted),
             "completed of submitted · " + count(r.jobs.refused) + " refused");
   h += card("Median wait", human_duration(r.wait_s.p50),
@@ -349,6 +439,8 @@ std::string report_html(const SimReport& r) {
   h += card("Simulation", count(r.sim.loops) + " loops",
             count(r.sim.loops_planned) + " planned · " + count(r.sim.restarts) + " restarts" +
                 (r.sim.wall_s > 0 ? " · " + fmt("%.2fs", r.sim.wall_s) + " wall" : ""));
+  if (r.evictions.nodes > 0)
+    h += card("Lost to evictions", format_usd(r.evictions.lost_usd), evictions_text(r.evictions));
   h += "</section>\n";
 
   h += "<section class=\"grid\">\n";
@@ -367,24 +459,7 @@ std::string report_html(const SimReport& r) {
 
   // Tables: the exact numbers, and the page's content without JavaScript.
   h += "<section class=\"tables\">\n";
-  h += "<div class=\"panel wide\"><h2>Cost by "
-       "namespace</h2><table><thead><tr><th>namespace</th><th class=\"num\">cost</th>"
-       "<th class=\"num\">share</th><th class=\"num\">cap $/h</th><th class=\"num\">cap $/day</th>"
-       "<th class=\"num\">cap $/month</th></tr></thead><tbody>\n";
-  std::vector<std::pair<double, std::string>> by_cost;
-  for (const auto& [ns, v] : c.by_namespace) by_cost.emplace_back(-v, ns);
-  std::sort(by_cost.begin(), by_cost.end());
-  for (const auto& [neg, ns] : by_cost) {
-    auto it = r.namespaces.find(ns);
-    SimNamespace sn = it != r.namespaces.end() ? it->second : SimNamespace{};
-    h += "<tr><td>" + esc(ns) + "</td><td class=\"num\">" + esc(format_usd(-neg)) +
-         "</td><td class=\"num\">" + percent(-neg, c.total) + "</td><td class=\"num\">" +
-         esc(cap_text(sn.usd_per_hour)) + "</td><td class=\"num\">" +
-         esc(cap_text(sn.usd_per_day)) + "</td><td class=\"num\">" +
-         esc(cap_text(sn.usd_per_month)) + "</td></tr>\n";
-  }
-  h += "</tbody></table></div>\n";
-
+  h += team_table(r);
   h += "<div class=\"panel\" id=\"excess\"><h2>Cost over the lower bound</h2><table><thead><tr>"
        "<th>part</th><th class=\"num\">cost</th><th class=\"num\">share</th></tr></thead>"
        "<tbody>\n";
@@ -392,6 +467,7 @@ std::string report_html(const SimReport& r) {
       {"boot (before the node registered)", x.boot},
       {"idle (registered, no pod)", x.idle},
       {"work lost to interruptions", x.lost_to_interruptions},
+      {"work lost to evictions", x.lost_to_evictions},
       {"packing (unused share of busy nodes)", x.packing}};
   for (const auto& [what, usd] : parts) {
     h += "<tr><td>" + esc(what) + "</td><td class=\"num\">" + esc(format_usd(usd)) +
@@ -401,13 +477,7 @@ std::string report_html(const SimReport& r) {
        esc(format_usd(excess)) + "</td><td class=\"num\">" + percent(excess, r.lower_bound_usd) +
        " of the bound</td></tr>\n";
   h += "</tbody></table>\n";
-  // What the bound is, in the page itself: a person comparing two runs must know that no
-  // autoscaler can reach it, and why.
-  h += "<p class=\"note\" id=\"bound-explained\">The <b>fluid lower bound</b> is what the served "
-       "jobs would cost if every pod paid, for exactly its run time, only its dominant share "
-       "(the largest of its CPU, memory and GPU fractions) of the cheapest offering it fits, with "
-       "no boot time, no idle node, no interruption and no unused room. No real placement reaches "
-       "it; the table above says where the difference goes.</p>\n";
+  h += kBoundExplained;
   h += "</div>\n";
 
   h += "<div class=\"panel\"><h2>Wait times</h2><table><thead><tr><th>wait</th><th "
@@ -422,6 +492,8 @@ std::string report_html(const SimReport& r) {
   h += "<tr><td>mean</td><td class=\"num\" colspan=\"2\">" + esc(human_duration(r.wait_s.mean)) +
        "</td></tr>\n";
   h += "</tbody></table></div>\n";
+
+  h += costliest_table(r);
 
   h += "<div class=\"panel\"><h2>Launches by instance type</h2><table><thead><tr><th>instance "
        "type</th>"
@@ -458,6 +530,239 @@ std::string report_html(const SimReport& r) {
   h += "<script>\n";
   h += embedded::chart_js;
   h += "\n</script>\n<script>" + std::string(kScript) + "</script>\n</body>\n</html>\n";
+  return h;
+}
+
+namespace {
+
+// The comparison page's charts: one line (or bar group) per run on each.
+const char* kCompareScript = R"JS(
+(function () {
+  var data = JSON.parse(document.getElementById('fitscale-data').textContent);
+  var palette = ['#2563eb', '#dc2626', '#16a34a', '#9333ea', '#ea580c', '#0891b2', '#ca8a04', '#db2777'];
+  Chart.defaults.animation = false;
+  Chart.defaults.responsive = true;
+  Chart.defaults.maintainAspectRatio = false;
+  Chart.defaults.color = '#334155';
+  Chart.defaults.plugins.legend.labels.boxWidth = 12;
+  function lines(key, extra) {
+    return data.runs.map(function (run, i) {
+      var d = { label: run.name, data: run.t_h.map(function (x, k) { return { x: x, y: run[key][k] }; }),
+                borderColor: palette[i % palette.length], backgroundColor: palette[i % palette.length] + '33',
+                borderWidth: 1.6, pointRadius: 0, tension: 0, stepped: !(extra && extra.smooth) };
+      return d;
+    });
+  }
+  function timeAxes(ytitle, money) {
+    return {
+      x: { type: 'linear', title: { display: true, text: 'hours since trace start' }, grid: { color: '#eef2f7' } },
+      y: { beginAtZero: true, title: { display: true, text: ytitle }, grid: { color: '#eef2f7' },
+           ticks: money ? { callback: function (v) { return '$' + Number(v).toLocaleString(); } } : {} }
+    };
+  }
+  function make(id, config) {
+    var canvas = document.getElementById(id);
+    if (!canvas) return;
+    try {
+      new Chart(canvas, config);
+      canvas.setAttribute('data-drawn', 'true');
+      canvas.setAttribute('data-datasets', String(config.data.datasets.length));
+      canvas.setAttribute('data-png-length', String(canvas.toDataURL('image/png').length));
+    } catch (e) {
+      canvas.setAttribute('data-error', String(e));
+    }
+  }
+  make('chart-cumulative', { type: 'line', data: { datasets: lines('cumulative_usd', { smooth: true }) },
+    options: { scales: timeAxes('$ spent (cumulative)', true) } });
+  make('chart-cost-rate', { type: 'line', data: { datasets: lines('usd_per_hour') },
+    options: { scales: timeAxes('$ / hour', true) } });
+  make('chart-nodes', { type: 'line', data: { datasets: lines('nodes') },
+    options: { scales: timeAxes('nodes') } });
+  make('chart-pending', { type: 'line', data: { datasets: lines('pending_pods') },
+    options: { scales: timeAxes('pending pods') } });
+  make('chart-wait', { type: 'bar', data: { labels: data.wait_labels, datasets: data.runs.map(function (run, i) {
+      return { label: run.name, data: run.wait_counts, backgroundColor: palette[i % palette.length] + 'cc', borderRadius: 3 };
+    }) },
+    options: { scales: { x: { title: { display: true, text: 'wait from submit to all replicas running' } },
+                         y: { beginAtZero: true, title: { display: true, text: 'jobs' } } } } });
+  make('chart-excess', { type: 'bar', data: { labels: data.runs.map(function (r) { return r.name; }),
+      datasets: data.parts.map(function (part, i) {
+        return { label: part, data: data.runs.map(function (r) { return r.parts[i]; }),
+                 backgroundColor: palette[(i + 2) % palette.length] + 'cc' };
+      }) },
+    options: { scales: { x: { stacked: true }, y: { stacked: true, beginAtZero: true,
+               ticks: { callback: function (v) { return '$' + Number(v).toLocaleString(); } } } } } });
+  document.body.setAttribute('data-charts-drawn',
+      String(document.querySelectorAll('canvas[data-drawn="true"]').length));
+})();
+)JS";
+
+std::string compare_data(const std::vector<NamedReport>& runs) {
+  Json j;
+  Json out = Json::array();
+  Json labels = Json::array();
+  for (const auto& b : wait_histogram({})) labels.push_back(b.label);
+  for (const auto& run : runs) {
+    const SimReport& r = *run.report;
+    Json t = Json::array(), nodes = Json::array(), rate = Json::array(), pending = Json::array(),
+         cum = Json::array(), waits = Json::array();
+    for (std::size_t i : chart_points(r.series.size())) {
+      const auto& x = r.series[i];
+      t.push_back(std::round(static_cast<double>(x.t_s) / 36.0) / 100.0);
+      nodes.push_back(x.nodes);
+      rate.push_back(std::round(x.usd_per_hour * 100) / 100);
+      pending.push_back(x.pending_pods);
+      double spent = 0;
+      for (const auto& [ns, v] : r.namespaces)
+        if (i < v.cumulative_usd.size()) spent += v.cumulative_usd[i];
+      cum.push_back(std::round(spent * 100) / 100);
+    }
+    for (const auto& b : wait_histogram(r.wait_samples_s)) waits.push_back(b.count);
+    const SimExcess& x = r.excess_usd;
+    Json parts = Json::array();
+    for (double v : {r.lower_bound_usd, x.boot, x.idle, x.lost_to_interruptions,
+                     x.lost_to_evictions, x.packing})
+      parts.push_back(std::round(v * 100) / 100);
+    out.push_back({{"name", run.name},
+                   {"t_h", t},
+                   {"nodes", nodes},
+                   {"usd_per_hour", rate},
+                   {"pending_pods", pending},
+                   {"cumulative_usd", cum},
+                   {"wait_counts", waits},
+                   {"parts", parts}});
+  }
+  j["runs"] = out;
+  j["wait_labels"] = labels;
+  j["parts"] = {"lower bound", "boot", "idle", "interruptions", "evictions", "packing"};
+  return escape_script(j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
+}
+
+}  // namespace
+
+std::string report_html(const std::vector<NamedReport>& runs) {
+  if (runs.size() == 1) return report_html(*runs.front().report);
+  std::string h;
+  h.reserve(embedded::chart_js.size() + std::size_t{64} * 1024);
+  h += "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n";
+  h += "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n";
+  std::string names;
+  for (const auto& run : runs) names += (names.empty() ? "" : " vs ") + run.name;
+  h += "<title>fitscale simulate --compare: " + esc(names) + "</title>\n";
+  h += "<style>" + std::string(kStyle) + "</style>\n</head>\n<body>\n";
+  const SimReport& first = *runs.front().report;
+  h += "<header><h1>fitscale simulation: " + esc(names) + "</h1><p>" + count(first.jobs.submitted) +
+       " jobs, the same trace and catalog in every run" +
+       (first.sim.start.empty() ? std::string() : ", virtual time from " + esc(first.sim.start)) +
+       " · seed " + std::to_string(first.sim.seed) + "</p></header>\n<main>\n";
+
+  // The comparison: one row per figure, one column per run.
+  h += "<section class=\"tables\"><div class=\"panel wide\" id=\"compare\"><h2>Runs side by "
+       "side</h2><table><thead><tr><th></th>";
+  for (const auto& run : runs) h += "<th class=\"num run\">" + esc(run.name) + "</th>";
+  h += "</tr></thead><tbody>\n";
+  auto row = [&](const std::string& what, auto&& cell) {
+    h += "<tr><td>" + esc(what) + "</td>";
+    for (const auto& run : runs) h += "<td class=\"num\">" + esc(cell(*run.report)) + "</td>";
+    h += "</tr>\n";
+  };
+  row("policy", [](const SimReport& r) { return r.sim.policy; });
+  row("total cost", [](const SimReport& r) { return format_usd(r.cost_usd.total); });
+  row("versus the lower bound", [](const SimReport& r) {
+    return r.lower_bound_usd > 0 ? fmt("%.2f×", r.cost_usd.total / r.lower_bound_usd) : "–";
+  });
+  row("lower bound", [](const SimReport& r) { return format_usd(r.lower_bound_usd); });
+  row("over it: boot", [](const SimReport& r) { return format_usd(r.excess_usd.boot); });
+  row("over it: idle (registered, no pod)",
+      [](const SimReport& r) { return format_usd(r.excess_usd.idle); });
+  row("over it: work lost to interruptions",
+      [](const SimReport& r) { return format_usd(r.excess_usd.lost_to_interruptions); });
+  row("over it: work lost to evictions",
+      [](const SimReport& r) { return format_usd(r.excess_usd.lost_to_evictions); });
+  row("over it: packing", [](const SimReport& r) { return format_usd(r.excess_usd.packing); });
+  row("idle (node time with no pod, boot included)",
+      [](const SimReport& r) { return format_usd(r.cost_usd.idle); });
+  row("spot / on-demand", [](const SimReport& r) {
+    return format_usd(r.cost_usd.spot) + " / " + format_usd(r.cost_usd.on_demand);
+  });
+  row("jobs completed / refused",
+      [](const SimReport& r) { return count(r.jobs.completed) + " / " + count(r.jobs.refused); });
+  row("wait p50", [](const SimReport& r) { return human_duration(r.wait_s.p50); });
+  row("wait p90", [](const SimReport& r) { return human_duration(r.wait_s.p90); });
+  row("wait p99", [](const SimReport& r) { return human_duration(r.wait_s.p99); });
+  row("wait max", [](const SimReport& r) { return human_duration(r.wait_s.max); });
+  row("nodes launched / peak",
+      [](const SimReport& r) { return count(r.nodes.launched) + " / " + count(r.nodes.peak); });
+  row("spot interruptions", [](const SimReport& r) { return count(r.nodes.interrupted); });
+  row("nodes drained by evictions", [](const SimReport& r) { return count(r.evictions.nodes); });
+  row("job runs evicted", [](const SimReport& r) { return count(r.evictions.jobs); });
+  row("job-hours lost to evictions",
+      [](const SimReport& r) { return fmt("%.1f", r.evictions.lost_job_hours); });
+  row("GPU-hours lost to evictions",
+      [](const SimReport& r) { return fmt("%.1f", r.evictions.lost_gpu_hours); });
+  row("GPU-hours used / provisioned", [](const SimReport& r) {
+    return count(std::llround(r.gpu_hours.used)) + " / " +
+           count(std::llround(r.gpu_hours.provisioned));
+  });
+  row("restarts", [](const SimReport& r) { return count(r.sim.restarts); });
+  h += "</tbody></table>\n";
+  h += kBoundExplained;
+  h += "</div></section>\n";
+
+  h += "<section class=\"grid\" style=\"margin-top:20px\">\n";
+  h += chart("chart-cumulative", "Spend over time", "Cumulative cost of every run.");
+  h += chart("chart-excess", "Cost, part by part",
+             "The lower bound and each part over it, per run.");
+  h += chart("chart-cost-rate", "Cost rate", "Hourly price of every alive instance.");
+  h += chart("chart-nodes", "Nodes", "Alive nodes (in flight included).");
+  h += chart("chart-pending", "Pending pods", "Pods waiting for capacity.");
+  h += chart("chart-wait", "Wait-time distribution",
+             "Jobs by time from submission until all their replicas ran.");
+  h += "</section>\n";
+
+  // Teams: one row per namespace, one column group per run.
+  std::set<std::string> all_ns;
+  for (const auto& run : runs)
+    for (const auto& [ns, v] : run.report->namespaces) all_ns.insert(ns);
+  h += "<section class=\"tables\"><div class=\"panel wide\" id=\"teams\"><h2>Teams</h2><table>"
+       "<thead><tr><th>namespace</th>";
+  for (const auto& run : runs) h += "<th class=\"num\" colspan=\"4\">" + esc(run.name) + "</th>";
+  h += "</tr><tr><th></th>";
+  for (std::size_t i = 0; i < runs.size(); ++i)
+    h += "<th class=\"num\">cost</th><th class=\"num\">wait p90</th><th class=\"num\">refused"
+         "</th><th class=\"num\">peak $/h vs cap</th>";
+  h += "</tr></thead><tbody>\n";
+  for (const auto& ns : all_ns) {
+    h += "<tr><td>" + esc(ns) + "</td>";
+    for (const auto& run : runs) {
+      auto it = run.report->namespaces.find(ns);
+      if (it == run.report->namespaces.end()) {
+        h += "<td colspan=\"4\">–</td>";
+        continue;
+      }
+      const SimNamespace& sn = it->second;
+      h += "<td class=\"num\">" + esc(format_usd(sn.cost_usd)) + "</td><td class=\"num\">" +
+           esc(human_duration(sn.wait_s.p90)) + "</td><td class=\"num\">" + count(sn.refused) +
+           "</td><td class=\"num\">" + esc(peak_vs_cap(sn)) + "</td>";
+    }
+    h += "</tr>\n";
+  }
+  h += "</tbody></table></div>\n";
+  for (const auto& run : runs) {
+    std::string t = costliest_table(*run.report);
+    const std::string from = "<h2>Costliest jobs</h2>";
+    t.replace(t.find(from), from.size(), "<h2>Costliest jobs: " + esc(run.name) + "</h2>");
+    t.replace(t.find("id=\"costliest\""), 14, "");
+    h += t;
+  }
+  h += "</section>\n</main>\n";
+  h += "<footer>Generated by fitscale simulate --compare. cluster-autoscaler and karpenter runs "
+       "are approximations of those systems (docs/simulator.md, \"Baselines\"). Charts drawn "
+       "with Chart.js (MIT), embedded in this file.</footer>\n";
+  h += "<script type=\"application/json\" id=\"fitscale-data\">" + compare_data(runs) +
+       "</script>\n<script>\n";
+  h += embedded::chart_js;
+  h += "\n</script>\n<script>" + std::string(kCompareScript) + "</script>\n</body>\n</html>\n";
   return h;
 }
 

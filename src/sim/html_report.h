@@ -22,6 +22,15 @@ extern const std::string_view chart_js;
 // data-drawn="true" (what the Chromium test checks).
 std::string report_html(const SimReport& report);
 
+// `fitscale simulate --compare`: one page with every run in a column of the same tables (cost,
+// the bound and what is over it, evictions, waits, nodes, each team, the costliest jobs) and a
+// line of its own on the same charts. One run gives the single-run page above.
+struct NamedReport {
+  std::string name;  // the column's heading: the config's name or the policy's
+  const SimReport* report = nullptr;
+};
+std::string report_html(const std::vector<NamedReport>& runs);
+
 // Wait-time histogram buckets used by the report: upper bounds in seconds (the last is open).
 struct WaitBucket {
   std::string label;

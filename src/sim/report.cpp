@@ -4,6 +4,9 @@
 #include <cmath>
 #include <nlohmann/json.hpp>
 
+#include "cost/cost_report.h"
+#include "model/money.h"
+
 namespace fitscale {
 
 namespace {
@@ -70,7 +73,17 @@ std::string report_json(const SimReport& r) {
   j["excess_usd"] = {{"boot", usd(r.excess_usd.boot)},
                      {"idle", usd(r.excess_usd.idle)},
                      {"lost_to_interruptions", usd(r.excess_usd.lost_to_interruptions)},
+                     {"lost_to_evictions", usd(r.excess_usd.lost_to_evictions)},
                      {"packing", usd(r.excess_usd.packing)}};
+  Json by_reason = Json::object();
+  for (const auto& [k, n] : r.evictions.nodes_by_reason) by_reason[k] = n;
+  j["evictions"] = {{"nodes_drained", r.evictions.nodes},
+                    {"drained_by_reason", std::move(by_reason)},
+                    {"jobs", r.evictions.jobs},
+                    {"pods", r.evictions.pods},
+                    {"lost_usd", usd(r.evictions.lost_usd)},
+                    {"lost_job_hours", fixed3(r.evictions.lost_job_hours)},
+                    {"lost_gpu_hours", fixed3(r.evictions.lost_gpu_hours)}};
   j["wait_s"] = {{"p50", fixed3(r.wait_s.p50)},
                  {"p90", fixed3(r.wait_s.p90)},
                  {"p99", fixed3(r.wait_s.p99)},
@@ -85,7 +98,8 @@ std::string report_json(const SimReport& r) {
                 {"by_instance_type", std::move(by_type)}};
   j["gpu_hours"] = {{"provisioned", fixed3(r.gpu_hours.provisioned)},
                     {"used", fixed3(r.gpu_hours.used)}};
-  j["sim"] = {{"start", r.sim.start},
+  j["sim"] = {{"policy", r.sim.policy},
+              {"start", r.sim.start},
               {"virtual_s", fixed3(r.sim.virtual_s)},
               {"wall_s", fixed3(r.sim.wall_s)},
               {"seed", r.sim.seed},
@@ -125,10 +139,30 @@ std::string report_json(const SimReport& r) {
                         {"usd_per_job", optional_usd(v.usd_per_job)}}},
                       {"peak_committed_usd_per_hour", usd(v.peak_committed_usd_per_hour)},
                       {"max_month_usd", usd(v.max_month_usd)},
+                      {"jobs", v.jobs},
+                      {"refused", v.refused},
+                      {"wait_s",
+                       {{"p50", fixed3(v.wait_s.p50)},
+                        {"p90", fixed3(v.wait_s.p90)},
+                        {"max", fixed3(v.wait_s.max)}}},
                       {"cumulative_usd", std::move(cum)}};
   }
   j["namespaces"] = std::move(namespaces);
+  Json costliest = Json::array();
+  for (const auto& c : r.costliest_jobs)
+    costliest.push_back(
+        {{"job", c.job}, {"cost_usd", usd(c.cost_usd)}, {"idle_usd", usd(c.idle_usd)}});
+  j["costliest_jobs"] = std::move(costliest);
   return j.dump(2) + "\n";
+}
+
+void add_costliest_jobs(SimReport& report, const cost::CostReport& ledger, std::size_t n) {
+  report.costliest_jobs.clear();
+  for (const auto& line : ledger.by_job) {
+    if (report.costliest_jobs.size() >= n) break;
+    report.costliest_jobs.push_back(
+        {line.key, micros_to_dollars(line.micros), micros_to_dollars(line.idle_micros)});
+  }
 }
 
 }  // namespace fitscale

@@ -49,7 +49,20 @@ struct SimExcess {
   double boot = 0;                   // node time before it registered
   double idle = 0;                   // registered, no non-daemon pod on it
   double lost_to_interruptions = 0;  // runs cut short past their last checkpoint, at their share
+  double lost_to_evictions = 0;      // the same, by a baseline's evictions (never fitscale's)
   double packing = 0;  // the rest: unused share of partly used nodes, pricier offerings
+};
+
+// What a baseline's evictions (utilisation scale-down, consolidation, expiry) threw away:
+// fitscale never evicts a running job, so its report has zeros here.
+struct SimEvictions {
+  std::int64_t nodes = 0;                               // drained with pods on them
+  std::map<std::string, std::int64_t> nodes_by_reason;  // underutilized, consolidated, expired
+  std::int64_t jobs = 0;  // runs cut short (a job evicted twice counts twice)
+  std::int64_t pods = 0;
+  double lost_usd = 0;        // = SimExcess::lost_to_evictions
+  double lost_job_hours = 0;  // run time past the last checkpoint, per job
+  double lost_gpu_hours = 0;  // the same times the job's GPUs
 };
 
 struct SimWait {
@@ -69,9 +82,10 @@ struct SimGpuHours {
 };
 
 struct SimRunInfo {
-  double virtual_s = 0;  // from trace start to the last event
-  double wall_s = 0;     // filled by the CLI (the library never reads the wall clock); 0 otherwise
-  std::string start;     // the virtual date of trace second 0, RFC 3339
+  std::string policy = "fitscale";  // config `policy:` (a baseline's name)
+  double virtual_s = 0;             // from trace start to the last event
+  double wall_s = 0;  // filled by the CLI (the library never reads the wall clock); 0 otherwise
+  std::string start;  // the virtual date of trace second 0, RFC 3339
   std::uint64_t seed = 0;
   Seconds interval_s = 10;
   std::int64_t loops = 0;          // controller reconciles
@@ -101,6 +115,17 @@ struct SimNamespace {
   // and the most it spent in one UTC calendar month.
   double peak_committed_usd_per_hour = 0;
   double max_month_usd = 0;
+  std::int64_t jobs = 0;     // submitted
+  std::int64_t refused = 0;  // of which refused
+  SimWait wait_s;            // of its jobs that started
+};
+
+// One of the costliest jobs, from the ledger's attribution (its pods' dominant share of their
+// nodes, plus the idle time of the nodes launched for it).
+struct SimJobCost {
+  std::string job;  // "namespace/job"
+  double cost_usd = 0;
+  double idle_usd = 0;  // of which node time with no pod on it
 };
 
 struct SimReport {
@@ -110,6 +135,7 @@ struct SimReport {
   SimCost cost_usd;
   double lower_bound_usd = 0;
   SimExcess excess_usd;
+  SimEvictions evictions;
   SimWait wait_s;
   SimNodes nodes;
   SimGpuHours gpu_hours;
@@ -119,7 +145,14 @@ struct SimReport {
   std::vector<SimSample> series;
   std::vector<double> wait_samples_s;  // one per job that started, in order of first start
   std::map<std::string, SimNamespace> namespaces;
+  std::vector<SimJobCost> costliest_jobs;  // largest first (add_costliest_jobs)
 };
+
+namespace cost {
+struct CostReport;
+}
+// The `n` costliest jobs of `ledger` (its report over the run) into `report.costliest_jobs`.
+void add_costliest_jobs(SimReport& report, const cost::CostReport& ledger, std::size_t n);
 
 // Nearest-rank percentiles (p50 = the value at rank ceil(0.5 n)) and the mean; zeros when empty.
 SimWait wait_stats(std::vector<double> samples);

@@ -17,6 +17,7 @@
 #include "model/budget_gate.h"
 #include "model/error.h"
 #include "model/extended_resource_toleration.h"
+#include "planner/baseline_policy.h"
 #include "planner/policy_from_config.h"
 #include "planner/predicates.h"
 #include "sim/random.h"
@@ -136,7 +137,8 @@ class Engine {
         spent_before_(ledger_.spent_to_date(o.start)),
         controller_(cluster_, cloud_, catalog, clock_, &ledger_, fanout_,
                     controller_options(o, extra != nullptr)),
-        gate_scope_(gate_scope(o.policy)) {
+        gate_scope_(gate_scope(o.policy)),
+        disruptor_(o.disruption) {
     for (const auto& o : catalog_.offerings) {
       offering_by_key_.emplace(o.key(), &o);
       if (o.pool_index < catalog_.pools.size())
@@ -182,7 +184,8 @@ class Engine {
   void complete(std::size_t j, std::uint64_t epoch);
   void schedule();
   void sample();
-  void fail_job(std::size_t j);
+  void fail_job(std::size_t j, bool evicted = false);
+  void disrupt();
   void terminate_job(std::size_t j);
   void refuse(std::size_t j, const std::string& reason);
   void start_job(std::size_t j);
@@ -219,6 +222,7 @@ class Engine {
   Seconds now_ = 0;
   bool sched_dirty_ = false;
   const BudgetGateScope gate_scope_;
+  Disruptor disruptor_;  // a baseline's evictions (sim/baseline_disruption.h)
 
   std::vector<Job> jobs_;
   std::unordered_map<std::string, std::size_t> job_by_id_;
@@ -243,7 +247,9 @@ class Engine {
   Micros boot_micros_ = 0;       // node time before registration
   Micros idle_tail_micros_ = 0;  // registered, no metered pod
   double lost_usd_ = 0;          // node share of runs cut short, beyond their checkpoint
+  double evicted_usd_ = 0;       // the same, for runs a baseline's eviction cut short
   std::map<std::string, double> lb_cache_;
+  std::map<std::string, std::vector<double>> ns_waits_;  // by namespace, for its team's row
   Seconds last_progress_ = 0;
   std::optional<Seconds> all_done_at_;
   bool stopped_ = false;
@@ -363,6 +369,7 @@ void Engine::start_job(std::size_t j) {
   if (!job.first_start) {
     job.first_start = now_;
     report_.wait_samples_s.push_back(static_cast<double>(now_ - t.submit_s));
+    ns_waits_[t.ns].push_back(static_cast<double>(now_ - t.submit_s));
     // The lower bound covers served jobs only (issue 12): a refused job costs nothing, and a
     // bound that counted it would make a plan that refuses everything look cheap.
     report_.lower_bound_usd +=
@@ -440,7 +447,7 @@ void Engine::schedule() {
   for (std::size_t j : started) start_job(j);
 }
 
-void Engine::fail_job(std::size_t j) {
+void Engine::fail_job(std::size_t j, bool evicted) {
   Job& job = jobs_[j];
   const TraceJob& t = *job.trace;
   if (job.phase == Phase::Running) {
@@ -454,11 +461,19 @@ void Engine::fail_job(std::size_t j) {
     // The run's time past its last checkpoint is paid for again: priced at what its pods' share
     // of their nodes cost, as the ledger charges them.
     const Seconds lost = progress - (job.work_done - before);
+    double& lost_usd = evicted ? evicted_usd_ : lost_usd_;
     for (std::size_t idx : job.run_meters) {
       const Meter& m = meters_[idx];
-      lost_usd_ += static_cast<double>(m.price) / 1e6 *
-                   static_cast<double>(cost::dominant_share(t.requests, m.alloc)) /
-                   static_cast<double>(cost::kWholeNode) * static_cast<double>(lost) / 3600.0;
+      lost_usd += static_cast<double>(m.price) / 1e6 *
+                  static_cast<double>(cost::dominant_share(t.requests, m.alloc)) /
+                  static_cast<double>(cost::kWholeNode) * static_cast<double>(lost) / 3600.0;
+    }
+    if (evicted) {
+      ++report_.evictions.jobs;
+      report_.evictions.pods += t.replicas;
+      report_.evictions.lost_job_hours += static_cast<double>(lost) / 3600.0;
+      report_.evictions.lost_gpu_hours +=
+          static_cast<double>(lost * t.replicas * t.requests.gpus) / 3600.0;
     }
     ++job.epoch;
     ++report_.sim.restarts;
@@ -575,6 +590,42 @@ void Engine::boot(std::size_t idx) {
   sched_dirty_ = true;
 }
 
+// A baseline's utilisation scale-down or consolidation: the node's pods are evicted (their jobs
+// restart, from their last checkpoint or from zero) and its instance terminated.
+void Engine::disrupt() {
+  for (const Disruption& d : disruptor_.choose(cluster_, o_.start + now_)) {
+    auto it = meter_by_node_.find(d.node);
+    if (it == meter_by_node_.end()) continue;
+    const std::size_t idx = it->second;
+    std::set<std::size_t> jobs;
+    for (const auto& key : cluster_.remove_node(d.node)) {
+      auto j = job_by_pod_.find(key);
+      if (j != job_by_pod_.end()) jobs.insert(j->second);
+    }
+    cloud_.terminate({meters_[idx].id});
+    finish_meter(idx, now_);
+    ++report_.evictions.nodes;
+    ++report_.evictions.nodes_by_reason[d.reason];
+    for (std::size_t j : jobs) {
+      fail_job(j, true);
+      // A job with more work left than a node may live (Karpenter's expireAfter) would be
+      // evicted again and again: it never finishes there, so the replay stops it.
+      const Job& job = jobs_[j];
+      const Seconds left = job.trace->duration_s - job.work_done;
+      if (d.reason == "expired" && o_.disruption.expire_after_s &&
+          left > *o_.disruption.expire_after_s) {
+        // Not served after all: the bound leaves it out, and all it ran is lost to evictions.
+        report_.lower_bound_usd -=
+            job.lower_bound_usd_per_hour * static_cast<double>(job.trace->duration_s) / 3600.0;
+        refuse(j, "never finishes: " + format_duration(left) +
+                      " of work left without a checkpoint, longer than expireAfter " +
+                      format_duration(*o_.disruption.expire_after_s) +
+                      " lets a node live (evicted at expiry)");
+      }
+    }
+  }
+}
+
 void Engine::interrupt(std::size_t idx) {
   Meter& m = meters_[idx];
   if (m.end) return;
@@ -688,6 +739,7 @@ void Engine::tick() {
     for (const auto& [id, idx] : live_meters_) sync_pods(idx);
   }
   notice_cloud_changes();
+  if (o_.disruption.mode != DisruptionRules::Mode::None) disrupt();
   for (const auto& item : refusals_.items) {
     auto it = job_by_id_.find(item.job);
     if (it != job_by_id_.end()) refuse(it->second, item.reason);
@@ -763,6 +815,7 @@ SimReport Engine::run() {
     job_by_id_.emplace(trace_[j].job, j);
     push(trace_[j].submit_s, kSubmit, j);
     SimNamespace& ns = report_.namespaces[trace_[j].ns];
+    ++ns.jobs;
     if (ns.cumulative_usd.empty() && !ns.usd_per_hour) {
       const NamespaceBudget b = o_.policy.budgets.for_namespace(trace_[j].ns);
       if (o_.policy.enforce_budgets) {
@@ -780,6 +833,7 @@ SimReport Engine::run() {
   }
   report_.sample_step_s = o_.sample_step_s;
   report_.sim.seed = o_.seed;
+  report_.sim.policy = o_.policy_name;
   report_.sim.interval_s = o_.interval_s;
   report_.sim.start = format_rfc3339(o_.start);
   push(0, kSample);
@@ -856,15 +910,19 @@ SimReport Engine::run() {
   for (auto& [ns, v] : report_.namespaces) {
     auto it = report_.cost_usd.by_namespace.find(ns);
     v.cost_usd = it != report_.cost_usd.by_namespace.end() ? it->second : 0.0;
+    v.wait_s = wait_stats(std::move(ns_waits_[ns]));
   }
+  for (const SimRefusal& r : report_.refusals) ++report_.namespaces[r.ns].refused;
   // What the total pays beyond the fluid bound, part by part; packing is the rest (the unused
   // share of partly used nodes, and any premium of the offerings chosen over the bound's).
   SimExcess& x = report_.excess_usd;
   x.boot = micros_to_dollars(boot_micros_);
   x.idle = micros_to_dollars(idle_tail_micros_);
   x.lost_to_interruptions = lost_usd_;
-  x.packing =
-      report_.cost_usd.total - report_.lower_bound_usd - x.boot - x.idle - x.lost_to_interruptions;
+  x.lost_to_evictions = evicted_usd_;
+  report_.evictions.lost_usd = evicted_usd_;
+  x.packing = report_.cost_usd.total - report_.lower_bound_usd - x.boot - x.idle -
+              x.lost_to_interruptions - x.lost_to_evictions;
   report_.jobs.submitted = static_cast<std::int64_t>(submitted_);
   report_.wait_s = wait_stats(report_.wait_samples_s);
   report_.gpu_hours.provisioned = provisioned_gpu_s / 3600.0;
@@ -934,7 +992,9 @@ void validate_trace(const std::vector<TraceJob>& jobs, const Catalog& catalog,
 
 SimOptions sim_options_from_config(const Config& config) {
   SimOptions o;
-  o.policy = policy_from_config(config);
+  o.policy = with_baseline(policy_from_config(config), config.policy);
+  o.disruption = disruption_rules(config.policy);
+  o.policy_name = to_string(config.policy);
   o.interval_s = config.controller.interval_s;
   o.offering_backoff_s = config.controller.offering_backoff_s;
   o.cluster_name = config.cluster_name;

@@ -13,6 +13,7 @@
 #include "model/config.h"
 #include "obs/recorder.h"
 #include "planner/plan.h"
+#include "sim/baseline_disruption.h"
 #include "sim/report.h"
 #include "sim/trace.h"
 
@@ -29,9 +30,11 @@ struct SimProgress {
 
 struct SimOptions {
   std::uint64_t seed = 1;
-  Seconds interval_s = 10;      // between controller loops
-  Seconds sample_step_s = 300;  // between points of the report's time series
-  Policy policy;                // what the controller decides with (budgets included)
+  Seconds interval_s = 10;               // between controller loops
+  Seconds sample_step_s = 300;           // between points of the report's time series
+  Policy policy;                         // what the controller decides with (budgets included)
+  DisruptionRules disruption;            // the evictions a baseline makes (none for fitscale)
+  std::string policy_name = "fitscale";  // config `policy:`, for the report
   Seconds offering_backoff_s = 300;
   std::string cluster_name = "fitscale";
   Seconds boot_delay_cpu_s = 90;

@@ -195,10 +195,13 @@ TEST(MemoryLedger, IdleTimeIsChargedToTheOwnerAndUsedTimeToThePods) {
   EXPECT_EQ(s.at("research-b").spent_today, 12'240'000);
   const auto r = ledger.report(kMidnight, kMidnight + 86400);
   EXPECT_EQ(r.total, 36'720'000);
-  EXPECT_EQ(r.idle, 24'480'000);
+  // Idle is the half hour it stood empty; the half of it eval-0 left unused is not idle.
+  EXPECT_EQ(r.idle, 12'240'000);
+  EXPECT_EQ(r.unused, 12'240'000);
   ASSERT_FALSE(r.by_job.empty());
   EXPECT_EQ(r.by_job[0].key, "research-a/launcher");
-  EXPECT_EQ(r.by_job[0].idle_micros, 24'480'000);
+  EXPECT_EQ(r.by_job[0].idle_micros, 12'240'000);
+  EXPECT_EQ(r.by_job[0].unused_micros, 12'240'000);
 }
 
 TEST(MemoryLedger, CommittedCountsOpenNodesOfTheOwner) {

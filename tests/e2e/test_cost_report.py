@@ -28,8 +28,11 @@ def main():
     with scratch_dir("fitscale-cost-") as d:
         trace = write_file(d, "trace.csv", TRACE)
         ledger = os.path.join(d, "ledger.db")
-        r = run_cli("simulate", "--trace", trace, "--ledger", ledger, "--quiet", timeout=240)
+        sim_json = os.path.join(d, "sim.json")
+        r = run_cli("simulate", "--trace", trace, "--ledger", ledger, "--report-json", sim_json, "--quiet",
+                    timeout=240)
         check(r.returncode == 0, f"simulate exit {r.returncode}: {r.stderr}")
+        sim = json.load(open(sim_json)) if r.returncode == 0 else {"cost_usd": {"idle": -1}}
 
         with sqlite_read_only(ledger) as db:
             node_total = db.execute("SELECT SUM(node_micros) FROM segments").fetchone()[0] or 0
@@ -54,6 +57,14 @@ def main():
                 check("on-demand" in keys, f"prep-b asked for on-demand: {keys}")
         check(len(set(totals.values())) == 1 and node_total in totals.values(),
               f"groupings disagree or differ from SQLite ({node_total}): {totals}")
+
+        # One idle: what `cost` calls idle is what `simulate` called idle for the same run (node
+        # time with no pod on it, boot included); the room pods leave unused is a column apart.
+        whole = json.loads(cost(ledger, "--json").stdout)
+        check(abs(whole["idle_micros"] / 1e6 - sim["cost_usd"]["idle"]) < 0.01,
+              f"cost idle ${whole['idle_micros'] / 1e6:.6f} != simulate idle ${sim['cost_usd']['idle']}")
+        check(whole["unused_micros"] > 0 and whole["idle_micros"] + whole["unused_micros"] < whole["total_micros"],
+              f"unused room {whole['unused_micros']} not apart from idle {whole['idle_micros']}")
 
         # [start, midnight) + [midnight, end) = everything, exactly, though segments are re-cut.
         first = json.loads(cost(ledger, "--until", "2026-01-05T12:34:56Z", "--json").stdout)["total_micros"]
@@ -83,8 +94,11 @@ def main():
         r = cost(ledger, "--by", "job", "--top", "2")
         more = [l for l in r.stdout.splitlines() if l.startswith(f"({len(full['rows']) - 2} more)")]
         check(r.returncode == 0 and len(more) == 1, f"--top table has no rest line: {r.stdout}")
-        r = cost(ledger, "--top", "0")
-        check(r.returncode != 0, "--top 0 accepted")
+        # --top 0 is every row (what a pipe gets by default too).
+        every = json.loads(cost(ledger, "--by", "job", "--top", "0", "--json").stdout)
+        check(every["rows"] == full["rows"] and "rest" not in every, f"--top 0 is not every row: {every}")
+        r = cost(ledger, "--top", "-1")
+        check(r.returncode != 0, "--top -1 accepted")
 
         r = cost(ledger, "--since", "yesterday")
         check(r.returncode == 2 and "--since" in r.stderr, f"bad --since: {r.returncode} {r.stderr}")

@@ -58,6 +58,12 @@ def main():
         for ns in ("team-a", "team-b"):
             if f"<td>{ns}</td>" not in body:
                 fail(f"namespace {ns} missing from the cost table")
+        # The team table (waits, refusals, peak $/h against the cap) and the costliest jobs.
+        if 'id="teams"' not in body or "peak $/h vs cap" not in body:
+            fail("no team table with peak $/h against the cap")
+        costliest = report["costliest_jobs"]
+        if not costliest or 'id="costliest"' not in body or f"<td>{costliest[0]['job']}</td>" not in body:
+            fail(f"the costliest jobs {costliest[:1]} are not in the page")
 
         out = subprocess.run([CHROMIUM, "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic",
                               "--no-first-run", "--disable-background-networking", "--disable-component-update",

@@ -55,7 +55,8 @@ def main():
         c = r["cost_usd"]
         assert abs(sum(c["by_namespace"].values()) - c["total"]) < 0.005, c
         x = r["excess_usd"]
-        assert set(x) == {"boot", "idle", "lost_to_interruptions", "packing"}, x
+        assert set(x) == {"boot", "idle", "lost_to_interruptions", "lost_to_evictions", "packing"}, x
+        assert x["lost_to_evictions"] == 0 and r["evictions"]["nodes_drained"] == 0, "fitscale evicted"
         assert abs(sum(x.values()) - (c["total"] - r["lower_bound_usd"])) < 0.005, (x, c, r["lower_bound_usd"])
         assert abs(x["boot"] + x["idle"] - c["idle"]) < 0.005, (x, c)
         assert re.search(r"over bound +\$[0-9,.]+: boot \$[0-9,.]+, idle .*, interruptions .*, packing ",
@@ -75,7 +76,8 @@ def main():
         assert r["nodes"]["launched"] == 3 and r["nodes"]["peak"] == 2, r["nodes"]
         assert r["gpu_hours"] == {"provisioned": 1.875, "used": 1.667}, r["gpu_hours"]
         assert r["cost_usd"]["by_namespace"] == {"team-a": 4.7, "team-b": 2.05}, r["cost_usd"]
-        assert r["excess_usd"] == {"boot": 0.54, "idle": 0.21, "lost_to_interruptions": 0, "packing": 0}, \
+        assert r["excess_usd"] == {"boot": 0.54, "idle": 0.21, "lost_to_interruptions": 0, "lost_to_evictions": 0,
+                                   "packing": 0}, \
             r["excess_usd"]
 
         # A replay that takes more than a second says where it is on stderr (one line every 10 s

@@ -33,9 +33,9 @@ TEST(ReportJson, HasTheIssueFieldsInAStableOrderWithRoundedMoney) {
   EXPECT_NE(a.find("\"total\": 0.333333"), std::string::npos) << a;
   EXPECT_NE(a.find("\"team-b\": 0.3\n"), std::string::npos) << a;  // not 0.30000000000000004
   EXPECT_LT(a.find("\"team-a\""), a.find("\"team-b\""));
-  const char* keys[] = {"\"jobs\"",   "\"refusals\"", "\"cost_usd\"",  "\"lower_bound_usd\"",
-                        "\"wait_s\"", "\"nodes\"",    "\"gpu_hours\"", "\"sim\"",
-                        "\"series\""};
+  const char* keys[] = {"\"jobs\"",      "\"refusals\"", "\"cost_usd\"",      "\"lower_bound_usd\"",
+                        "\"evictions\"", "\"wait_s\"",   "\"nodes\"",         "\"gpu_hours\"",
+                        "\"sim\"",       "\"series\"",   "\"costliest_jobs\""};
   std::size_t last = 0;
   for (const char* k : keys) {
     std::size_t at = a.find(k);
