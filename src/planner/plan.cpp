@@ -20,6 +20,7 @@
 #include "planner/pool_limits.h"
 #include "planner/reasons.h"
 #include "planner/scale_down.h"
+#include "planner/topology.h"
 
 namespace fitscale {
 namespace {
@@ -853,6 +854,15 @@ class Planner {
 }  // namespace
 
 Plan plan(const Snapshot& snapshot, const Catalog& catalog, const Policy& policy, Time now) {
+  // Topology constraints become node-label requirements first (planner/topology.h); the
+  // planner then sees only those.
+  if (auto resolved = planner::resolve_topology(snapshot, catalog, policy)) {
+    Plan out = Planner(resolved->snapshot, catalog, policy, now).run();
+    out.unschedulable.insert(out.unschedulable.end(),
+                             std::make_move_iterator(resolved->refused.begin()),
+                             std::make_move_iterator(resolved->refused.end()));
+    return out;
+  }
   return Planner(snapshot, catalog, policy, now).run();
 }
 
