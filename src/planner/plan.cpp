@@ -61,6 +61,26 @@ struct NoOfferingReason {
   std::string reason;
 };
 
+// What decides which offerings a class may use (labels and anti-affinity do not).
+bool same_placement(const PodClass& a, const PodClass& b) {
+  return a.exemplar->requests == b.exemplar->requests && a.node_selector == b.node_selector &&
+         a.affinity == b.affinity && a.exemplar->tolerations == b.exemplar->tolerations &&
+         a.on_demand_only == b.on_demand_only;
+}
+std::size_t placement_hash(const PodClass& c) {
+  std::size_t h = std::hash<std::int64_t>{}(c.exemplar->requests.cpu_milli);
+  auto mix = [&h](std::size_t v) { h ^= v + 0x9e3779b97f4a7c15ULL + (h << 6) + (h >> 2); };
+  mix(std::hash<std::int64_t>{}(c.exemplar->requests.memory_bytes));
+  mix(std::hash<std::int64_t>{}(c.exemplar->requests.gpus));
+  for (const auto& t : c.affinity) {
+    for (const auto& r : t.requirements) {
+      mix(std::hash<std::string>{}(r.key));
+      for (const auto& v : r.values) mix(std::hash<std::string>{}(v));
+    }
+  }
+  return h;
+}
+
 class Planner {
  public:
   Planner(const Snapshot& s, const Catalog& c, const Policy& p, Time now)
@@ -180,11 +200,23 @@ class Planner {
     const std::vector<PodClass> base = planner::build_classes(s_.pods, lone_, catalog_.gpu_models);
     pod_class_.assign(s_.pods.size(), -1);
     no_offering_.reserve(base.size());
+    // Classes that differ only in labels or anti-affinity (topology spread makes many) may
+    // use the same offerings: those are chosen once per distinct placement.
+    std::unordered_map<std::size_t, std::vector<std::pair<const PodClass*, std::size_t>>> seen;
+    std::vector<std::vector<planner::OfferingChoice>> chosen;
+    auto choices_of = [&](const PodClass& c) {
+      auto& same = seen[placement_hash(c)];
+      for (const auto& [other, k] : same) {
+        if (same_placement(*other, c)) return chosen[k];
+      }
+      same.emplace_back(&c, chosen.size());
+      chosen.push_back(planner::choose_offerings_by_pool(c, catalog_, policy_, zone_offerings_));
+      return chosen.back();
+    };
     for (const PodClass& c : base) {
       const std::size_t first = classes_.size();
       for (std::uint32_t pi : c.pods) pod_class_[pi] = static_cast<int>(first);
-      std::vector<planner::OfferingChoice> choices =
-          planner::choose_offerings_by_pool(c, catalog_, policy_, zone_offerings_);
+      std::vector<planner::OfferingChoice> choices = choices_of(c);
       if (choices.front().usable.empty()) {
         // Its pods may still fit on existing nodes; those that do not get this reason.
         classes_.push_back(c);

@@ -38,10 +38,9 @@ struct Tracker {
   }
   bool selects(const Pod& p) const {
     if (all_namespaces) return matches(selector, p.labels);
-    const bool in_scope = namespaces.empty()
-                              ? p.ns == ns
-                              : std::find(namespaces.begin(), namespaces.end(), p.ns) !=
-                                    namespaces.end();
+    const bool in_scope = namespaces.empty() ? p.ns == ns
+                                             : std::find(namespaces.begin(), namespaces.end(),
+                                                         p.ns) != namespaces.end();
     return in_scope && matches(selector, p.labels);
   }
   std::int64_t at(std::string_view d) const {
@@ -85,8 +84,9 @@ struct Restriction {
     std::sort(v.begin(), v.end());
     v.erase(std::unique(v.begin(), v.end()), v.end());
     if (auto it = in.find(key); it != in.end())
-      std::erase_if(it->second,
-                    [&](const std::string& d) { return std::binary_search(v.begin(), v.end(), d); });
+      std::erase_if(it->second, [&](const std::string& d) {
+        return std::binary_search(v.begin(), v.end(), d);
+      });
   }
   bool allows(const std::string& key, const std::string& d) const {
     if (auto it = in.find(key);
@@ -147,6 +147,7 @@ class Resolver {
       const Pod& p = s_.pods[pi];
       Restriction r;
       std::string why;
+      sig_ = signature(p);
       if (!restrict(p, r, why)) {
         refused[pi] = true;
         out.refused.push_back({p.key(), p.job_key(), UnschedulableKind::NoOffering, why});
@@ -216,6 +217,7 @@ class Resolver {
         Tracker& t =
             tracker(p, term.selector, term.topology_key, term.namespaces, term.all_namespaces);
         if (t.promised || t.any() || !t.pending_match || t.key == label::kHostname) continue;
+        sig_ = signature(p);
         const Domains& d = domains(p, t.key, InclusionPolicy::Honor, InclusionPolicy::Honor);
         if (!d.placeable.empty()) t.promised = d.placeable.front();
       }
@@ -260,7 +262,7 @@ class Resolver {
 
   const Domains& domains(const Pod& p, const std::string& key, InclusionPolicy aff,
                          InclusionPolicy taints) {
-    std::string sig = signature(p);
+    std::string sig = sig_;  // signature(p), computed once per pod
     sig += '\x1f';
     sig += key;
     sig += aff == InclusionPolicy::Honor ? 'H' : 'I';
@@ -275,8 +277,7 @@ class Resolver {
       if (v == o.labels.end()) continue;
       if (on_demand_only && o.capacity_type == CapacityType::Spot) continue;
       if (!fits(p.requests, o.allocatable)) continue;
-      if (!admits(p, o.labels, o.taints))
-        continue;
+      if (!admits(p, o.labels, o.taints)) continue;
       d.placeable.push_back(v->second);
     }
     for (std::size_t ni = 0; ni < s_.nodes.size(); ++ni) {
@@ -287,8 +288,7 @@ class Resolver {
       if (admits(p, labels, n.taints, aff == InclusionPolicy::Honor,
                  taints == InclusionPolicy::Honor))
         d.counted.push_back(v->second);
-      if (!n.unschedulable && fits(p.requests, n.allocatable) &&
-          admits(p, labels, n.taints))
+      if (!n.unschedulable && fits(p.requests, n.allocatable) && admits(p, labels, n.taints))
         d.placeable.push_back(v->second);
     }
     d.placeable = sorted_unique(std::move(d.placeable));
@@ -382,8 +382,7 @@ class Resolver {
   // Required anti-affinity on any key other than the hostname within the namespace: not in a
   // domain that has a matching pod. A pod that matches its own term is pinned to one domain,
   // so that the pods after it keep out of it.
-  bool anti_affinity(const Pod& p, const PodAffinityTerm& term, Restriction& r,
-                     std::string& why) {
+  bool anti_affinity(const Pod& p, const PodAffinityTerm& term, Restriction& r, std::string& why) {
     Tracker& t = tracker(p, term.selector, term.topology_key, term.namespaces, term.all_namespaces);
     std::vector<std::string> bad;
     for (const auto& [v, n] : t.count) {
@@ -434,7 +433,7 @@ class Resolver {
 
   // The pod with `r` applied admitted by some offering in the zones or some node.
   bool feasible(const Pod& p, const Restriction& r) {
-    std::string sig = signature(p);
+    std::string sig = sig_;
     for (const auto& [k, vs] : r.in) append(sig, {k, SelectorOp::In, vs});
     for (const auto& [k, vs] : r.not_in) append(sig, {k, SelectorOp::NotIn, vs});
     for (const auto& x : r.extra) append(sig, x);
@@ -450,9 +449,7 @@ class Resolver {
     for (std::uint32_t oi : offerings_) {
       const Offering& o = catalog_.offerings[oi];
       if (on_demand_only && o.capacity_type == CapacityType::Spot) continue;
-      if (fits(q.requests, o.allocatable) &&
-          admits(q, o.labels, o.taints))
-        return true;
+      if (fits(q.requests, o.allocatable) && admits(q, o.labels, o.taints)) return true;
     }
     for (std::size_t ni = 0; ni < s_.nodes.size(); ++ni) {
       const Node& n = s_.nodes[ni];
@@ -587,7 +584,8 @@ class Resolver {
     std::map<std::pair<std::string_view, std::string_view>, std::string> gangs;
     for (std::size_t i = 0; i < s_.pods.size(); ++i) {
       const Pod& p = s_.pods[i];
-      if (refused[i] && p.gang) gangs.emplace(std::pair{std::string_view(p.ns), std::string_view(p.gang->name)}, p.key());
+      if (refused[i] && p.gang)
+        gangs.emplace(std::pair{std::string_view(p.ns), std::string_view(p.gang->name)}, p.key());
     }
     if (!gangs.empty()) {
       for (std::size_t i = 0; i < s_.pods.size(); ++i) {
@@ -624,6 +622,7 @@ class Resolver {
   std::deque<Tracker> trackers_;  // a deque: references stay valid as trackers are added
   std::unordered_map<std::string, Domains> domain_cache_;
   std::unordered_map<std::string, bool> feasible_cache_;
+  std::string sig_;  // signature() of the pod being decided: domains() and feasible() key on it
 };
 
 }  // namespace
