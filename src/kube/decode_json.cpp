@@ -738,7 +738,8 @@ class Decoder {
     }
     if (get_object(affinity, "nodeAffinity", na, p, "spec.affinity")) {
       dom::array prefs;
-      const Path ppath("spec.affinity.nodeAffinity.preferredDuringSchedulingIgnoredDuringExecution");
+      const Path ppath(
+          "spec.affinity.nodeAffinity.preferredDuringSchedulingIgnoredDuringExecution");
       if (get_array(na, "preferredDuringSchedulingIgnoredDuringExecution", prefs, p,
                     "spec.affinity.nodeAffinity")) {
         std::size_t i = 0;
@@ -849,8 +850,7 @@ class Decoder {
     return term;
   }
 
-  void read_pod_affinity(dom::object o, const char* where, Pod& pod, bool anti,
-                         Problems& p) const {
+  void read_pod_affinity(dom::object o, const char* where, Pod& pod, bool anti, Problems& p) const {
     const Path base(where);
     dom::array terms;
     const Path rpath(&base, "requiredDuringSchedulingIgnoredDuringExecution");
@@ -988,10 +988,10 @@ class Decoder {
             wrong_type(p, one, k, "a string");
             continue;
           }
-          const bool named = c.selector.match_labels.count(key) > 0 ||
-                             std::any_of(c.selector.match_expressions.begin(),
-                                         c.selector.match_expressions.end(),
-                                         [&](const Requirement& r) { return r.key == key; });
+          const bool named =
+              c.selector.match_labels.count(key) > 0 ||
+              std::any_of(c.selector.match_expressions.begin(), c.selector.match_expressions.end(),
+                          [&](const Requirement& r) { return r.key == key; });
           if (named) {
             p.add(one, "\"" + std::string(key) + "\" is also in labelSelector");
             continue;

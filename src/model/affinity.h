@@ -20,7 +20,7 @@ struct TopologySpreadConstraint {
   std::int32_t max_skew = 1;
   std::string topology_key;
   WhenUnsatisfiable when_unsatisfiable = WhenUnsatisfiable::DoNotSchedule;
-  LabelSelector selector;  // with matchLabelKeys' values from the pod's labels already ANDed in
+  LabelSelector selector;     // with matchLabelKeys' values from the pod's labels already ANDed in
   bool has_selector = false;  // no labelSelector: the constraint matches no pod, counts nothing
   std::int32_t min_domains = 0;  // 0: not set (the API's nil; 1 in effect)
   InclusionPolicy node_affinity_policy = InclusionPolicy::Honor;

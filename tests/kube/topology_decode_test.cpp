@@ -10,7 +10,8 @@ namespace {
 
 const std::vector<std::string> kGpuModels = {"A100", "V100"};
 
-std::string pod_json(const std::string& spec_extra, const std::string& labels = R"({"app":"web","pod-template-hash":"7d9"})") {
+std::string pod_json(const std::string& spec_extra,
+                     const std::string& labels = R"({"app":"web","pod-template-hash":"7d9"})") {
   return R"({"kind":"Pod","metadata":{"name":"web-0","namespace":"shop","labels":)" + labels +
          R"(},"spec":{"containers":[{"name":"c","resources":{"requests":{"cpu":"1"}}}])" +
          spec_extra + "}}";
@@ -82,8 +83,7 @@ TEST(TopologyDecode, ReadsPodAffinityAntiAffinityAndPreferences) {
   EXPECT_EQ(p.constraints.affinity[0].topology_key, "topology.kubernetes.io/zone");
   ASSERT_EQ(p.constraints.preferred_affinity.size(), 1u);
   EXPECT_EQ(p.constraints.preferred_affinity[0].weight, 50);
-  EXPECT_EQ(p.constraints.preferred_affinity[0].term.namespaces,
-            std::vector<std::string>{"infra"});
+  EXPECT_EQ(p.constraints.preferred_affinity[0].term.namespaces, std::vector<std::string>{"infra"});
   // Zone anti-affinity is a constraint; hostname anti-affinity stays where packing reads it.
   ASSERT_EQ(p.constraints.anti_affinity.size(), 1u);
   EXPECT_EQ(p.constraints.anti_affinity[0].topology_key, "topology.kubernetes.io/zone");
@@ -105,29 +105,41 @@ TEST(TopologyDecode, BadValuesNameThePodAndTheField) {
                               R"(,"whenUnsatisfiable":"ScheduleAnyway","minDomains":2}])")),
             "pods.json: pod shop/web-0: spec.topologySpreadConstraints[0].minDomains: may be "
             "set only with whenUnsatisfiable DoNotSchedule");
-  EXPECT_EQ(error_of(pod_json(R"(,"topologySpreadConstraints":[{"maxSkew":1,)" + zone +
-                              R"(,"whenUnsatisfiable":"DoNotSchedule","nodeTaintsPolicy":"honor"}])")),
-            "pods.json: pod shop/web-0: spec.topologySpreadConstraints[0].nodeTaintsPolicy: "
-            "unknown value \"honor\" (expected Honor or Ignore)");
-  EXPECT_EQ(error_of(pod_json(R"(,"topologySpreadConstraints":[{"maxSkew":1,"whenUnsatisfiable":"DoNotSchedule"}])")),
-            "pods.json: pod shop/web-0: spec.topologySpreadConstraints[0].topologyKey: missing "
-            "(required, e.g. topology.kubernetes.io/zone)");
-  EXPECT_EQ(error_of(pod_json(R"(,"topologySpreadConstraints":[{"maxSkew":1,)" + zone + "," +
-                              sel + R"(,"whenUnsatisfiable":"DoNotSchedule","matchLabelKeys":["app"]}])")),
-            "pods.json: pod shop/web-0: spec.topologySpreadConstraints[0].matchLabelKeys[0]: "
-            "\"app\" is also in labelSelector");
-  EXPECT_EQ(error_of(pod_json(R"(,"affinity":{"podAffinity":{"requiredDuringSchedulingIgnoredDuringExecution":[{)" + sel + "}]}}")),
-            "pods.json: pod shop/web-0: "
-            "spec.affinity.podAffinity.requiredDuringSchedulingIgnoredDuringExecution[0]."
-            "topologyKey: missing (required, e.g. topology.kubernetes.io/zone)");
-  EXPECT_EQ(error_of(pod_json(R"(,"affinity":{"podAntiAffinity":{"preferredDuringSchedulingIgnoredDuringExecution":[{"weight":101,"podAffinityTerm":{)" + sel + "," + zone + "}}]}}")),
-            "pods.json: pod shop/web-0: "
-            "spec.affinity.podAntiAffinity.preferredDuringSchedulingIgnoredDuringExecution[0]."
-            "weight: must be in 1-100, got 101");
-  EXPECT_EQ(error_of(pod_json(R"(,"affinity":{"nodeAffinity":{"preferredDuringSchedulingIgnoredDuringExecution":[{"weight":1}]}})")),
-            "pods.json: pod shop/web-0: "
-            "spec.affinity.nodeAffinity.preferredDuringSchedulingIgnoredDuringExecution[0]."
-            "preference: missing");
+  EXPECT_EQ(
+      error_of(pod_json(R"(,"topologySpreadConstraints":[{"maxSkew":1,)" + zone +
+                        R"(,"whenUnsatisfiable":"DoNotSchedule","nodeTaintsPolicy":"honor"}])")),
+      "pods.json: pod shop/web-0: spec.topologySpreadConstraints[0].nodeTaintsPolicy: "
+      "unknown value \"honor\" (expected Honor or Ignore)");
+  EXPECT_EQ(
+      error_of(pod_json(
+          R"(,"topologySpreadConstraints":[{"maxSkew":1,"whenUnsatisfiable":"DoNotSchedule"}])")),
+      "pods.json: pod shop/web-0: spec.topologySpreadConstraints[0].topologyKey: missing "
+      "(required, e.g. topology.kubernetes.io/zone)");
+  EXPECT_EQ(
+      error_of(pod_json(R"(,"topologySpreadConstraints":[{"maxSkew":1,)" + zone + "," + sel +
+                        R"(,"whenUnsatisfiable":"DoNotSchedule","matchLabelKeys":["app"]}])")),
+      "pods.json: pod shop/web-0: spec.topologySpreadConstraints[0].matchLabelKeys[0]: "
+      "\"app\" is also in labelSelector");
+  EXPECT_EQ(
+      error_of(pod_json(
+          R"(,"affinity":{"podAffinity":{"requiredDuringSchedulingIgnoredDuringExecution":[{)" +
+          sel + "}]}}")),
+      "pods.json: pod shop/web-0: "
+      "spec.affinity.podAffinity.requiredDuringSchedulingIgnoredDuringExecution[0]."
+      "topologyKey: missing (required, e.g. topology.kubernetes.io/zone)");
+  EXPECT_EQ(
+      error_of(pod_json(
+          R"(,"affinity":{"podAntiAffinity":{"preferredDuringSchedulingIgnoredDuringExecution":[{"weight":101,"podAffinityTerm":{)" +
+          sel + "," + zone + "}}]}}")),
+      "pods.json: pod shop/web-0: "
+      "spec.affinity.podAntiAffinity.preferredDuringSchedulingIgnoredDuringExecution[0]."
+      "weight: must be in 1-100, got 101");
+  EXPECT_EQ(
+      error_of(pod_json(
+          R"(,"affinity":{"nodeAffinity":{"preferredDuringSchedulingIgnoredDuringExecution":[{"weight":1}]}})")),
+      "pods.json: pod shop/web-0: "
+      "spec.affinity.nodeAffinity.preferredDuringSchedulingIgnoredDuringExecution[0]."
+      "preference: missing");
 }
 
 }  // namespace

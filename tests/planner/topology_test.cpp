@@ -204,7 +204,8 @@ TEST(PodAffinity, PendingPodsOfOneGroupShareAZoneAndNoMatchWaits) {
   EXPECT_EQ(distinct(zones).size(), 1u);
   const UnschedulableDecision* u = reason_for(plan, "team-a/lonely");
   ASSERT_NE(u, nullptr);
-  EXPECT_EQ(u->reason, "pod affinity on topology.kubernetes.io/zone: no pod matches its labelSelector");
+  EXPECT_EQ(u->reason,
+            "pod affinity on topology.kubernetes.io/zone: no pod matches its labelSelector");
 }
 
 TEST(Preferences, PreferredNodeAffinityIsFollowedWhenPossibleAndRelaxedOtherwise) {
