@@ -607,6 +607,7 @@ class Decoder {
 
     dom::object affinity;
     if (get_object(spec, "affinity", affinity, p, "spec")) read_affinity(affinity, pod, p);
+    read_spread(spec, pod, p);
 
     dom::array tolerations;
     if (get_array(spec, "tolerations", tolerations, p, "spec")) {
@@ -700,30 +701,274 @@ class Decoder {
         }
       }
     }
-    dom::object anti;
-    if (get_object(affinity, "podAntiAffinity", anti, p, "spec.affinity")) {
-      dom::array terms;
-      const Path apath(
-          "spec.affinity.podAntiAffinity.requiredDuringSchedulingIgnoredDuringExecution");
-      if (get_array(anti, "requiredDuringSchedulingIgnoredDuringExecution", terms, p,
-                    "spec.affinity.podAntiAffinity")) {
+    if (get_object(affinity, "nodeAffinity", na, p, "spec.affinity")) {
+      dom::array prefs;
+      const Path ppath(
+          "spec.affinity.nodeAffinity.preferredDuringSchedulingIgnoredDuringExecution");
+      if (get_array(na, "preferredDuringSchedulingIgnoredDuringExecution", prefs, p,
+                    "spec.affinity.nodeAffinity")) {
         std::size_t i = 0;
-        for (dom::element e : terms) {
-          const Path tpath(&apath, i++);
+        for (dom::element e : prefs) {
+          const Path tpath(&ppath, i++);
           dom::object t;
           if (e.get(t) != simdjson::SUCCESS) {
             wrong_type(p, tpath, e, "an object");
             continue;
           }
-          if (get_string(t, "topologyKey", p, tpath) != label::kHostname) continue;
-          dom::object sel;
-          // A term without a selector selects no pods, so it constrains nothing.
-          if (get_object(t, "labelSelector", sel, p, tpath)) {
-            pod.anti_affinity_hostname.push_back(
-                read_label_selector(sel, Path(&tpath, "labelSelector"), p));
+          PreferredNodeTerm pref;
+          pref.weight = read_weight(t, tpath, p);
+          dom::object term;
+          if (!get_object(t, "preference", term, p, tpath)) {
+            p.add(Path(&tpath, "preference"), "missing");
+            continue;
           }
+          const Path prefpath(&tpath, "preference");
+          dom::array exprs;
+          const Path exprs_path(&prefpath, "matchExpressions");
+          if (get_array(term, "matchExpressions", exprs, p, prefpath)) {
+            std::size_t j = 0;
+            for (dom::element x : exprs) {
+              if (auto r = read_requirement(x, Path(&exprs_path, j++), p, true))
+                pref.preference.requirements.push_back(
+                    canonical_requirement(std::move(*r), gpu_models_));
+            }
+          }
+          pod.constraints.preferred_node_affinity.push_back(std::move(pref));
         }
       }
+    }
+    dom::object aff;
+    if (get_object(affinity, "podAffinity", aff, p, "spec.affinity"))
+      read_pod_affinity(aff, "spec.affinity.podAffinity", pod, false, p);
+    dom::object anti;
+    if (get_object(affinity, "podAntiAffinity", anti, p, "spec.affinity"))
+      read_pod_affinity(anti, "spec.affinity.podAntiAffinity", pod, true, p);
+  }
+
+  static std::int32_t read_weight(dom::object t, const Path& path, Problems& p) {
+    const auto w = get_int(t, "weight", p, path);
+    if (!w) {
+      p.add(Path(&path, "weight"), "missing (1-100)");
+      return 1;
+    }
+    if (*w < 1 || *w > 100) {
+      p.add(Path(&path, "weight"), "must be in 1-100, got " + std::to_string(*w));
+      return 1;
+    }
+    return static_cast<std::int32_t>(*w);
+  }
+
+  // One PodAffinityTerm (core/v1): labelSelector, namespaces, namespaceSelector, topologyKey
+  // (required), matchLabelKeys and mismatchLabelKeys (their values from the pod's own labels,
+  // ANDed into the selector as In / NotIn, as kube-apiserver merges them).
+  static std::optional<PodAffinityTerm> read_pod_affinity_term(dom::object t, const Path& path,
+                                                               const Pod& pod, Problems& p) {
+    PodAffinityTerm term;
+    term.topology_key = std::string(get_string(t, "topologyKey", p, path));
+    if (term.topology_key.empty()) {
+      p.add(Path(&path, "topologyKey"), "missing (required, e.g. topology.kubernetes.io/zone)");
+      return std::nullopt;
+    }
+    dom::object sel;
+    const bool has_selector = get_object(t, "labelSelector", sel, p, path);
+    if (has_selector) term.selector = read_label_selector(sel, Path(&path, "labelSelector"), p);
+    dom::array nss;
+    if (get_array(t, "namespaces", nss, p, path)) {
+      std::size_t i = 0;
+      const Path npath(&path, "namespaces");
+      for (dom::element e : nss) {
+        std::string_view s;
+        if (e.get(s) != simdjson::SUCCESS)
+          wrong_type(p, Path(&npath, i), e, "a string");
+        else
+          term.namespaces.emplace_back(s);
+        ++i;
+      }
+    }
+    dom::object nsel;
+    // The empty namespaceSelector ({}) selects every namespace; a non-empty one is read as
+    // every namespace too (namespace labels are not in the snapshot): docs/planner.md.
+    if (get_object(t, "namespaceSelector", nsel, p, path)) term.all_namespaces = true;
+    for (const bool mismatch : {false, true}) {
+      const std::string_view key = mismatch ? "mismatchLabelKeys" : "matchLabelKeys";
+      dom::array keys;
+      if (!get_array(t, key, keys, p, path)) continue;
+      const Path kpath(&path, key);
+      if (!has_selector) {
+        p.add(kpath, "may not be set without labelSelector");
+        continue;
+      }
+      std::size_t i = 0;
+      for (dom::element e : keys) {
+        std::string_view k;
+        if (e.get(k) != simdjson::SUCCESS) {
+          wrong_type(p, Path(&kpath, i++), e, "a string");
+          continue;
+        }
+        ++i;
+        auto it = pod.labels.find(k);
+        if (it == pod.labels.end()) continue;  // a key the pod lacks is ignored
+        term.selector.match_expressions.push_back(
+            {std::string(k), mismatch ? SelectorOp::NotIn : SelectorOp::In, {it->second}});
+      }
+    }
+    return term;
+  }
+
+  void read_pod_affinity(dom::object o, const char* where, Pod& pod, bool anti, Problems& p) const {
+    const Path base(where);
+    dom::array terms;
+    const Path rpath(&base, "requiredDuringSchedulingIgnoredDuringExecution");
+    if (get_array(o, "requiredDuringSchedulingIgnoredDuringExecution", terms, p, base)) {
+      std::size_t i = 0;
+      for (dom::element e : terms) {
+        const Path tpath(&rpath, i++);
+        dom::object t;
+        if (e.get(t) != simdjson::SUCCESS) {
+          wrong_type(p, tpath, e, "an object");
+          continue;
+        }
+        auto term = read_pod_affinity_term(t, tpath, pod, p);
+        if (!term) continue;
+        // Hostname anti-affinity within the pod's namespace stays where the packer and the
+        // placement read it; a term without a selector selects no pods and constrains nothing.
+        dom::object sel;
+        if (anti && term->topology_key == label::kHostname && term->namespaces.empty() &&
+            !term->all_namespaces) {
+          if (get_object(t, "labelSelector", sel, p, tpath))
+            pod.anti_affinity_hostname.push_back(std::move(term->selector));
+          continue;
+        }
+        if (!get_object(t, "labelSelector", sel, p, tpath)) continue;
+        (anti ? pod.constraints.anti_affinity : pod.constraints.affinity)
+            .push_back(std::move(*term));
+      }
+    }
+    dom::array prefs;
+    const Path ppath(&base, "preferredDuringSchedulingIgnoredDuringExecution");
+    if (get_array(o, "preferredDuringSchedulingIgnoredDuringExecution", prefs, p, base)) {
+      std::size_t i = 0;
+      for (dom::element e : prefs) {
+        const Path tpath(&ppath, i++);
+        dom::object t;
+        if (e.get(t) != simdjson::SUCCESS) {
+          wrong_type(p, tpath, e, "an object");
+          continue;
+        }
+        WeightedPodAffinityTerm w;
+        w.weight = read_weight(t, tpath, p);
+        dom::object inner;
+        const Path ipath(&tpath, "podAffinityTerm");
+        if (!get_object(t, "podAffinityTerm", inner, p, tpath)) {
+          p.add(ipath, "missing");
+          continue;
+        }
+        auto term = read_pod_affinity_term(inner, ipath, pod, p);
+        if (!term) continue;
+        w.term = std::move(*term);
+        (anti ? pod.constraints.preferred_anti_affinity : pod.constraints.preferred_affinity)
+            .push_back(std::move(w));
+      }
+    }
+  }
+
+  // spec.topologySpreadConstraints, validated as kube-apiserver validates them: maxSkew > 0,
+  // topologyKey and whenUnsatisfiable required, minDomains > 0 and only with DoNotSchedule,
+  // the two policies Honor or Ignore, matchLabelKeys only with a labelSelector and never a key
+  // the selector already names.
+  static void read_spread(dom::object spec, Pod& pod, Problems& p) {
+    dom::array items;
+    const Path base("spec.topologySpreadConstraints");
+    if (!get_array(spec, "topologySpreadConstraints", items, p, "spec")) return;
+    std::size_t i = 0;
+    for (dom::element e : items) {
+      const Path path(&base, i++);
+      dom::object t;
+      if (e.get(t) != simdjson::SUCCESS) {
+        wrong_type(p, path, e, "an object");
+        continue;
+      }
+      TopologySpreadConstraint c;
+      const auto skew = get_int(t, "maxSkew", p, path);
+      if (!skew) {
+        p.add(Path(&path, "maxSkew"), "missing (required, at least 1)");
+        continue;
+      }
+      if (*skew < 1 || *skew > 1000000) {
+        p.add(Path(&path, "maxSkew"), "must be at least 1, got " + std::to_string(*skew));
+        continue;
+      }
+      c.max_skew = static_cast<std::int32_t>(*skew);
+      c.topology_key = std::string(get_string(t, "topologyKey", p, path));
+      if (c.topology_key.empty()) {
+        p.add(Path(&path, "topologyKey"), "missing (required, e.g. topology.kubernetes.io/zone)");
+        continue;
+      }
+      const std::string_view when = get_string(t, "whenUnsatisfiable", p, path);
+      if (when == "DoNotSchedule") {
+        c.when_unsatisfiable = WhenUnsatisfiable::DoNotSchedule;
+      } else if (when == "ScheduleAnyway") {
+        c.when_unsatisfiable = WhenUnsatisfiable::ScheduleAnyway;
+      } else {
+        p.add(Path(&path, "whenUnsatisfiable"),
+              when.empty() ? std::string("missing (DoNotSchedule or ScheduleAnyway)")
+                           : "unknown value \"" + std::string(when) +
+                                 "\" (expected DoNotSchedule or ScheduleAnyway)");
+        continue;
+      }
+      if (auto md = get_int(t, "minDomains", p, path)) {
+        if (*md < 1 || *md > 1000000) {
+          p.add(Path(&path, "minDomains"), "must be at least 1, got " + std::to_string(*md));
+          continue;
+        }
+        if (c.when_unsatisfiable != WhenUnsatisfiable::DoNotSchedule) {
+          p.add(Path(&path, "minDomains"), "may be set only with whenUnsatisfiable DoNotSchedule");
+          continue;
+        }
+        c.min_domains = static_cast<std::int32_t>(*md);
+      }
+      for (const std::string_view key : {"nodeAffinityPolicy", "nodeTaintsPolicy"}) {
+        const std::string_view v = get_string(t, key, p, path);
+        if (v.empty()) continue;
+        if (v != "Honor" && v != "Ignore") {
+          p.add(Path(&path, key),
+                "unknown value \"" + std::string(v) + "\" (expected Honor or Ignore)");
+          continue;
+        }
+        const InclusionPolicy ip = v == "Honor" ? InclusionPolicy::Honor : InclusionPolicy::Ignore;
+        (key == "nodeAffinityPolicy" ? c.node_affinity_policy : c.node_taints_policy) = ip;
+      }
+      dom::object sel;
+      c.has_selector = get_object(t, "labelSelector", sel, p, path);
+      if (c.has_selector) c.selector = read_label_selector(sel, Path(&path, "labelSelector"), p);
+      dom::array keys;
+      if (get_array(t, "matchLabelKeys", keys, p, path)) {
+        const Path kpath(&path, "matchLabelKeys");
+        if (!c.has_selector) p.add(kpath, "may not be set without labelSelector");
+        std::size_t j = 0;
+        for (dom::element k : keys) {
+          const Path one(&kpath, j++);
+          std::string_view key;
+          if (k.get(key) != simdjson::SUCCESS) {
+            wrong_type(p, one, k, "a string");
+            continue;
+          }
+          const bool named =
+              c.selector.match_labels.count(key) > 0 ||
+              std::any_of(c.selector.match_expressions.begin(), c.selector.match_expressions.end(),
+                          [&](const Requirement& r) { return r.key == key; });
+          if (named) {
+            p.add(one, "\"" + std::string(key) + "\" is also in labelSelector");
+            continue;
+          }
+          c.match_label_keys.emplace_back(key);
+          auto it = pod.labels.find(key);
+          if (it != pod.labels.end())
+            c.selector.match_expressions.push_back(
+                {std::string(key), SelectorOp::In, {it->second}});
+        }
+      }
+      pod.constraints.spread.push_back(std::move(c));
     }
   }
 

@@ -5,6 +5,7 @@
 #include <string_view>
 #include <vector>
 
+#include "model/affinity.h"
 #include "model/labels.h"
 #include "model/resources.h"
 #include "model/taint.h"
@@ -76,6 +77,9 @@ struct Pod {
   // Required pod anti-affinity with topologyKey kubernetes.io/hostname: no two pods matching
   // any of these selectors (in the pod's namespace) on one node.
   std::vector<LabelSelector> anti_affinity_hostname;
+  // Topology spread, pod affinity and anti-affinity on other keys, preferences, volume zones
+  // (model/affinity.h; decided by planner/topology.h).
+  SchedulingConstraints constraints;
 
   std::string node_name;  // empty while unscheduled
   PodPhase phase = PodPhase::Pending;

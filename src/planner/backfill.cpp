@@ -42,11 +42,14 @@ std::vector<MixedGroup> pack_mixed(const std::vector<PodClass>& classes,
     const std::vector<std::uint32_t> rest(
         admitted[ci].begin() + static_cast<std::ptrdiff_t>(taken[ci]), admitted[ci].end());
     taken[ci] = admitted[ci].size();
+    // A class with anti-affinity repels pods its terms select: its nodes take no fillers
+    // (hostname anti-affinity is symmetric, and topology spread on the hostname becomes it).
+    const bool hosts = !classes[ci].has_anti_affinity;
     for (NewNodes& g : lay_out(*packers[ci], rest)) {
       const Offering& o = catalog.offerings[g.offering];
       const auto per_node = static_cast<std::int64_t>(g.pods.size()) / g.count;
       Resources room = o.allocatable - classes[ci].exemplar->requests.scaled(per_node);
-      for (std::size_t oj = oi + 1; oj < order.size(); ++oj) {
+      for (std::size_t oj = oi + 1; hosts && oj < order.size(); ++oj) {
         const std::size_t cj = order[oj];
         const PodClass& other = classes[cj];
         const std::size_t left = admitted[cj].size() - taken[cj];

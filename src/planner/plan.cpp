@@ -21,6 +21,7 @@
 #include "planner/pool_limits.h"
 #include "planner/reasons.h"
 #include "planner/scale_down.h"
+#include "planner/topology.h"
 
 namespace fitscale {
 namespace {
@@ -63,6 +64,26 @@ struct NoOfferingReason {
   UnschedulableKind kind = UnschedulableKind::NoOffering;
   std::string reason;
 };
+
+// What decides which offerings a class may use (labels and anti-affinity do not).
+bool same_placement(const PodClass& a, const PodClass& b) {
+  return a.exemplar->requests == b.exemplar->requests && a.node_selector == b.node_selector &&
+         a.affinity == b.affinity && a.exemplar->tolerations == b.exemplar->tolerations &&
+         a.on_demand_only == b.on_demand_only;
+}
+std::size_t placement_hash(const PodClass& c) {
+  std::size_t h = std::hash<std::int64_t>{}(c.exemplar->requests.cpu_milli);
+  auto mix = [&h](std::size_t v) { h ^= v + 0x9e3779b97f4a7c15ULL + (h << 6) + (h >> 2); };
+  mix(std::hash<std::int64_t>{}(c.exemplar->requests.memory_bytes));
+  mix(std::hash<std::int64_t>{}(c.exemplar->requests.gpus));
+  for (const auto& t : c.affinity) {
+    for (const auto& r : t.requirements) {
+      mix(std::hash<std::string>{}(r.key));
+      for (const auto& v : r.values) mix(std::hash<std::string>{}(v));
+    }
+  }
+  return h;
+}
 
 class Planner {
  public:
@@ -193,11 +214,24 @@ class Planner {
     const std::vector<PodClass> base = planner::build_classes(s_.pods, lone_, catalog_.gpu_models);
     pod_class_.assign(s_.pods.size(), -1);
     no_offering_.reserve(base.size());
+    // Classes that differ only in labels or anti-affinity (topology spread makes many) may
+    // use the same offerings: those are chosen once per distinct placement.
+    std::unordered_map<std::size_t, std::vector<std::pair<const PodClass*, std::size_t>>> seen;
+    std::vector<std::vector<planner::OfferingChoice>> chosen;
+    auto choices_of = [&](const PodClass& c) {
+      auto& same = seen[placement_hash(c)];
+      for (const auto& [other, k] : same) {
+        if (same_placement(*other, c)) return chosen[k];
+      }
+      same.emplace_back(&c, chosen.size());
+      chosen.push_back(planner::choose_offerings_by_pool(c, catalog_, policy_, zone_offerings_));
+      return chosen.back();
+    };
     for (const PodClass& c : base) {
       const std::size_t first = classes_.size();
       for (std::uint32_t pi : c.pods) pod_class_[pi] = static_cast<int>(first);
-      std::vector<planner::OfferingChoice> choices =
-          planner::choose_offerings_by_pool(c, catalog_, policy_, zone_offerings_);
+      // Least waste depends on the class's own requests: applied to its copy of the choice.
+      std::vector<planner::OfferingChoice> choices = choices_of(c);
       if (policy_.offering_pick == OfferingPick::LeastWaste)
         planner::keep_least_waste(c, catalog_, choices);
       if (choices.front().usable.empty()) {
@@ -869,6 +903,15 @@ class Planner {
 }  // namespace
 
 Plan plan(const Snapshot& snapshot, const Catalog& catalog, const Policy& policy, Time now) {
+  // Topology constraints become node-label requirements first (planner/topology.h); the
+  // planner then sees only those.
+  if (auto resolved = planner::resolve_topology(snapshot, catalog, policy)) {
+    Plan out = Planner(resolved->snapshot, catalog, policy, now).run();
+    out.unschedulable.insert(out.unschedulable.end(),
+                             std::make_move_iterator(resolved->refused.begin()),
+                             std::make_move_iterator(resolved->refused.end()));
+    return out;
+  }
   return Planner(snapshot, catalog, policy, now).run();
 }
 
