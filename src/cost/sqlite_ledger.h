@@ -25,7 +25,7 @@ namespace fitscale {
 namespace cost {
 class SqliteDb;
 class SqliteTransaction;
-}
+}  // namespace cost
 
 class SqliteLedger final : public Ledger, public AlertLog {
  public:
