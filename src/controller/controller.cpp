@@ -881,12 +881,15 @@ Time Controller::next_timer(const Snapshot& snapshot, const Policy& policy, Time
     if (t >= now) next = std::min(next, std::max(t, now + 1));
   };
   for (const auto& n : snapshot.nodes) {
+    const Time launched = n.launched_at != 0 ? n.launched_at : n.created;
     if (n.empty_since) {
+      // Removable once empty past its TTL and past scaleDown.delayAfterLaunch (both: the later).
       if (const auto ttl = planner::empty_after(n, catalog_, policy))
-        consider(*n.empty_since + *ttl);
+        consider(std::max(*n.empty_since + *ttl, launched + policy.delay_after_launch_s));
     }
-    if (n.managed && n.state == NodeState::InFlight)
-      consider(n.launched_at + policy.register_timeout_s);
+    if (n.managed && (n.state == NodeState::InFlight ||
+                      (n.state == NodeState::Registered && !n.not_ready_since)))
+      consider(launched + policy.register_timeout_s);
     if (n.managed && n.state == NodeState::Registered && n.not_ready_since)
       consider(*n.not_ready_since + policy.not_ready_after_s);
   }

@@ -146,6 +146,31 @@ TEST(HeldBacklog, TimeBasedLimitsPlan) {
   }
 }
 
+TEST(HeldBacklog, AnEmptyNodeYoungerThanDelayAfterLaunchIsRemovedWhenTheDelayEndsWithoutAChange) {
+  Catalog catalog = tiny_catalog();
+  FakeClock clock(kStart);
+  FakeCluster cluster;
+  FakeCloud cloud(clock);
+  Overruns recorder;
+  ControllerOptions o;
+  o.policy = tiny_policy();  // empty TTL 60 s
+  o.policy.delay_after_launch_s = 300;
+  Controller c(cluster, cloud, catalog, clock, nullptr, recorder, o);
+  const Instance& inst =
+      cloud.add_instance("i-a", "small", "us-east-1a", CapacityType::Spot, kStart, 100'000);
+  cluster.register_node(inst, catalog).launched_at = kStart;
+  c.reconcile();
+  // Empty past its TTL at +60 but launched less than 300 s ago: the timer must wake the loop
+  // again when the delay ends, with nothing else changing.
+  for (int i = 0; i < 40 && cluster.cordoned.empty() && cluster.deleted.empty(); ++i) {
+    clock.advance(10);
+    c.reconcile();
+  }
+  EXPECT_TRUE(!cluster.cordoned.empty() || !cluster.deleted.empty())
+      << "an empty node past both its TTL and the delay after launch goes";
+  EXPECT_GE(clock.now(), kStart + 300);
+}
+
 TEST(LoopWork, EveryWakeThatChangesAPlanInputPlans) {
   EXPECT_EQ(loop_work({}), LoopWork::Nothing);
   LoopWake overrun;
