@@ -7,7 +7,8 @@
 //   - the cluster's or the cloud's generation moved (a pod came, went, bound or changed; a node
 //     registered, went or was cordoned; an instance launched, was interrupted or terminated),
 //     or the controller forced a look (a failure, an unsynced view, new budgets: set_budgets);
-//   - a planner timer is due: an empty node's TTL, a launch's register timeout, a not-ready
+//   - a planner timer is due: an empty node's TTL (and scaleDown.delayAfterLaunch), a launch's
+//     register timeout, a not-ready
 //     node, an offering's back-off expiring (all from Controller::next_timer);
 //   - time-based limits: pods wait on a budget and either waiting_recheck_s passed (dollar caps
 //     commit less as running work nears its worst case) or a UTC day began since the last plan
