@@ -11,6 +11,7 @@
 #include "controller/launch_allowance.h"
 #include "controller/launch_node_spec.h"
 #include "controller/launch_tracker.h"
+#include "controller/loop_work.h"
 #include "controller/runtime_watch.h"
 #include "controller/snapshot_builder.h"
 #include "controller/startup_taints.h"
@@ -238,9 +239,15 @@ LoopResult Controller::reconcile() {
     changed = changed || fp != st.instance_fingerprint;
     st.instance_fingerprint = std::move(fp);
   }
-  const bool timer_due = st.next_timer <= now;
-  const bool recheck = st.pods_waiting && now - st.last_plan_at >= options_.waiting_recheck_s;
-  if (!changed && !timer_due && !recheck) {
+  LoopWake wake;
+  wake.inputs_changed = changed;
+  wake.plan_timer_due = st.next_timer <= now;
+  wake.budget_recheck_due = st.pods_waiting && now - st.last_plan_at >= options_.waiting_recheck_s;
+  wake.budget_window_began =
+      st.pods_waiting && utc_day_start(now) != utc_day_start(st.last_plan_at);
+  wake.overrun_due = runtime_watch_->next_due() <= now;
+  const LoopWork work = loop_work(wake);
+  if (work == LoopWork::Nothing) {
     stats.skipped = true;
     stats.observe_s = phase_done();
     finish();
@@ -354,6 +361,15 @@ LoopResult Controller::reconcile() {
   // A fresh snapshot only: the kept one (the simulator's) would keep the change across loops.
   if (!lent) set_aside_startup_taints(built, catalog_.pools, now);
   Snapshot& snapshot = lent ? st.kept.snapshot() : built;
+  if (work == LoopWork::OverrunsOnly) {
+    // Nothing the plan reads changed (loop_work.h): tell the jobs past their worst case and let
+    // the last plan stand, without metering (no pod moved) or planning again.
+    if (!act_on_overruns(snapshot, now)) st.force_plan = true;
+    stats.skipped = true;
+    stats.observe_s = phase_done();
+    finish();
+    return result;
+  }
   if (ledger_ != nullptr) {
     if (act)
       meter_pods(snapshot, now,
@@ -420,7 +436,7 @@ LoopResult Controller::reconcile() {
     st.cluster_generation = cluster_.generation();
     st.cloud_generation = cloud_.generation();
   }
-  st.next_timer = std::min(next_timer(snapshot, policy, now), runtime_watch_->next_due());
+  st.next_timer = next_timer(snapshot, policy, now);  // the runtime watch wakes on its own
   stats.act_s = phase_done();
 
   stats.pods_pending = static_cast<int>(p.placements.size() + p.unschedulable.size());
@@ -868,12 +884,15 @@ Time Controller::next_timer(const Snapshot& snapshot, const Policy& policy, Time
     if (t >= now) next = std::min(next, std::max(t, now + 1));
   };
   for (const auto& n : snapshot.nodes) {
+    const Time launched = n.launched_at != 0 ? n.launched_at : n.created;
     if (n.empty_since) {
+      // Removable once empty past its TTL and past scaleDown.delayAfterLaunch (both: the later).
       if (const auto ttl = planner::empty_after(n, catalog_, policy))
-        consider(*n.empty_since + *ttl);
+        consider(std::max(*n.empty_since + *ttl, launched + policy.delay_after_launch_s));
     }
-    if (n.managed && n.state == NodeState::InFlight)
-      consider(n.launched_at + policy.register_timeout_s);
+    if (n.managed && (n.state == NodeState::InFlight ||
+                      (n.state == NodeState::Registered && !n.not_ready_since)))
+      consider(launched + policy.register_timeout_s);
     if (n.managed && n.state == NodeState::Registered && n.not_ready_since)
       consider(*n.not_ready_since + policy.not_ready_after_s);
   }

@@ -85,6 +85,49 @@ const std::string& refuse_existing(const std::string& path, SqliteLedger::Mode m
 }
 }  // namespace
 
+// The statements every change runs, prepared once (preparing them per change was a large share
+// of a simulation's ledger time).
+struct SqliteLedger::Statements {
+  explicit Statements(cost::SqliteDb& db)
+      : segment(db,
+                "INSERT INTO segments(node_id, start_at, end_at, day_start, node_micros, "
+                "idle_weight) VALUES(?, ?, ?, ?, ?, ?)"),
+        segment_pod(db,
+                    "INSERT INTO segment_pods(segment_id, pod, namespace, job, weight) VALUES(?, "
+                    "?, ?, ?, ?)"),
+        charge(db,
+               "INSERT INTO charges(segment_id, namespace, job, pod, idle, micros) VALUES(?, ?, "
+               "?, ?, ?, ?)"),
+        clear_open_pods(db, "DELETE FROM open_pods WHERE node_id = ?"),
+        close_open(db, "DELETE FROM open_segments WHERE node_id = ?"),
+        stop_node(db, "UPDATE nodes SET stopped_at = ? WHERE node_id = ?"),
+        put_open(db,
+                 "INSERT OR REPLACE INTO open_segments(node_id, since, idle_weight) VALUES(?, ?, "
+                 "?)"),
+        open_pod(db,
+                 "INSERT INTO open_pods(node_id, pod, namespace, job, weight) VALUES(?, ?, ?, ?, "
+                 "?)"),
+        node(db,
+             "INSERT INTO nodes(node_id, instance_type, capacity_type, micros_per_hour, "
+             "cpu_milli, memory_bytes, gpus, owner_namespace, owner_job, pool, worst_case_end, "
+             "launched_at) VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)") {}
+  // After a failed step a statement must be reset before it is bound again.
+  void reset_all() {
+    for (SqliteStmt* q : {&segment, &segment_pod, &charge, &clear_open_pods, &close_open,
+                          &stop_node, &put_open, &open_pod, &node})
+      q->reset();
+  }
+  SqliteStmt segment, segment_pod, charge, clear_open_pods, close_open, stop_node, put_open,
+      open_pod, node;
+};
+
+namespace {
+// A simulation's ledger commits this many changes at once: large enough that a page rewritten
+// by many changes reaches the file once, small enough that a reader (`fitscale cost` on a
+// running replay) sees progress.
+constexpr std::int64_t kSimulationChangesPerCommit = 20000;
+}  // namespace
+
 SqliteLedger::SqliteLedger(const std::string& path, Mode mode)
     : db_(std::make_unique<cost::SqliteDb>(refuse_existing(path, mode), mode != Mode::ReadOnly)),
       mode_(mode == Mode::CreateNew ? Mode::Write : mode) {
@@ -92,10 +135,18 @@ SqliteLedger::SqliteLedger(const std::string& path, Mode mode)
     // WAL: a commit is durable against a killed process without an fsync per change (NORMAL
     // only risks the last commits on power loss), and readers never block the writer.
     db_->exec("PRAGMA journal_mode=WAL");
-    db_->exec("PRAGMA synchronous=NORMAL");
+    if (mode == Mode::CreateNew) {
+      // A replay that dies is run again, not resumed: no fsync at all, and many changes per
+      // transaction.
+      db_->exec("PRAGMA synchronous=OFF");
+      changes_per_commit_ = kSimulationChangesPerCommit;
+    } else {
+      db_->exec("PRAGMA synchronous=NORMAL");
+    }
     db_->exec(kSchema);
     SqliteStmt v(*db_, "INSERT OR IGNORE INTO meta(key, value) VALUES('schema_version', ?)");
     v.bind(1, kSchemaVersion).run();
+    q_ = std::make_unique<Statements>(*db_);
   } else {
     bool ok = false;
     try {
@@ -109,7 +160,35 @@ SqliteLedger::SqliteLedger(const std::string& path, Mode mode)
   load();
 }
 
-SqliteLedger::~SqliteLedger() = default;
+SqliteLedger::~SqliteLedger() {
+  try {
+    flush();
+  } catch (const std::exception&) {
+    // Nowhere to report from a destructor; flush() first to see the error.
+  }
+}
+
+void SqliteLedger::flush() {
+  if (!tx_) return;
+  tx_->commit();
+  tx_.reset();
+  uncommitted_ = 0;
+}
+
+void SqliteLedger::begin_change() {
+  if (mode_ != Mode::Write) throw std::logic_error(db_->path() + ": ledger opened read-only");
+  if (!tx_) tx_ = std::make_unique<SqliteTransaction>(*db_);
+}
+
+void SqliteLedger::end_change() {
+  if (++uncommitted_ >= changes_per_commit_) flush();
+}
+
+void SqliteLedger::abandon_change() {
+  q_->reset_all();
+  tx_.reset();  // rolls back (in a batch: the batch's earlier changes too)
+  uncommitted_ = 0;
+}
 
 void SqliteLedger::load() {
   std::map<std::string, cost::OpenSegment> open;
@@ -161,54 +240,43 @@ void SqliteLedger::load() {
 }
 
 void SqliteLedger::write(const std::string& node_id, const std::vector<cost::Segment>& closed) {
-  if (mode_ != Mode::Write) throw std::logic_error(db_->path() + ": ledger opened read-only");
-  SqliteTransaction tx(*db_);
-  SqliteStmt seg(
-      *db_,
-      "INSERT INTO segments(node_id, start_at, end_at, day_start, node_micros, idle_weight) "
-      "VALUES(?, ?, ?, ?, ?, ?)");
-  SqliteStmt pod(
-      *db_,
-      "INSERT INTO segment_pods(segment_id, pod, namespace, job, weight) VALUES(?, ?, ?, ?, ?)");
-  SqliteStmt charge(*db_,
-                    "INSERT INTO charges(segment_id, namespace, job, pod, idle, micros) VALUES(?, "
-                    "?, ?, ?, ?, ?)");
-  for (const cost::Segment& s : closed) {
-    seg.bind(1, s.node_id).bind(2, s.start).bind(3, s.end).bind(4, utc_day_start(s.start));
-    seg.bind(5, s.node_micros).bind(6, s.split.idle_weight).run();
-    const std::int64_t id = sqlite3_last_insert_rowid(db_->handle());
-    for (const cost::PodShare& p : s.split.pods) {
-      pod.bind(1, id).bind(2, p.pod).bind(3, p.ns).bind(4, p.job).bind(5, p.weight).run();
+  begin_change();
+  try {
+    Statements& q = *q_;
+    for (const cost::Segment& s : closed) {
+      q.segment.bind(1, s.node_id).bind(2, s.start).bind(3, s.end).bind(4, utc_day_start(s.start));
+      q.segment.bind(5, s.node_micros).bind(6, s.split.idle_weight).run();
+      const std::int64_t id = sqlite3_last_insert_rowid(db_->handle());
+      for (const cost::PodShare& p : s.split.pods) {
+        q.segment_pod.bind(1, id).bind(2, p.pod).bind(3, p.ns).bind(4, p.job).bind(5, p.weight);
+        q.segment_pod.run();
+      }
+      for (const cost::Charge& c : s.charges) {
+        q.charge.bind(1, id).bind(2, c.ns).bind(3, c.job).bind(4, c.pod).bind(
+            5, std::int64_t{c.idle ? 1 : 0});
+        q.charge.bind(6, c.micros).run();
+      }
     }
-    for (const cost::Charge& c : s.charges) {
-      charge.bind(1, id).bind(2, c.ns).bind(3, c.job).bind(4, c.pod).bind(
-          5, std::int64_t{c.idle ? 1 : 0});
-      charge.bind(6, c.micros).run();
+    // The node's state after the change: open with its current segment, or stopped.
+    q.clear_open_pods.bind(1, node_id).run();
+    auto open = meter_.open().find(node_id);
+    if (open == meter_.open().end()) {
+      q.close_open.bind(1, node_id).run();
+      const auto& node = meter_.nodes().at(node_id);
+      if (node.stopped_at) q.stop_node.bind(1, *node.stopped_at).bind(2, node_id).run();
+    } else {
+      q.put_open.bind(1, node_id).bind(2, open->second.since);
+      q.put_open.bind(3, open->second.split.idle_weight).run();
+      for (const cost::PodShare& p : open->second.split.pods) {
+        q.open_pod.bind(1, node_id).bind(2, p.pod).bind(3, p.ns).bind(4, p.job).bind(5, p.weight);
+        q.open_pod.run();
+      }
     }
+  } catch (...) {
+    abandon_change();
+    throw;
   }
-  // The node's state after the change: open with its current segment, or stopped.
-  SqliteStmt clear_pods(*db_, "DELETE FROM open_pods WHERE node_id = ?");
-  clear_pods.bind(1, node_id).run();
-  auto open = meter_.open().find(node_id);
-  if (open == meter_.open().end()) {
-    SqliteStmt del(*db_, "DELETE FROM open_segments WHERE node_id = ?");
-    del.bind(1, node_id).run();
-    const auto& node = meter_.nodes().at(node_id);
-    if (node.stopped_at) {
-      SqliteStmt stop(*db_, "UPDATE nodes SET stopped_at = ? WHERE node_id = ?");
-      stop.bind(1, *node.stopped_at).bind(2, node_id).run();
-    }
-  } else {
-    SqliteStmt up(
-        *db_, "INSERT OR REPLACE INTO open_segments(node_id, since, idle_weight) VALUES(?, ?, ?)");
-    up.bind(1, node_id).bind(2, open->second.since).bind(3, open->second.split.idle_weight).run();
-    SqliteStmt ins(
-        *db_, "INSERT INTO open_pods(node_id, pod, namespace, job, weight) VALUES(?, ?, ?, ?, ?)");
-    for (const cost::PodShare& p : open->second.split.pods) {
-      ins.bind(1, node_id).bind(2, p.pod).bind(3, p.ns).bind(4, p.job).bind(5, p.weight).run();
-    }
-  }
-  tx.commit();
+  end_change();
 }
 
 void SqliteLedger::node_started(const NodeCharge& node, Time t) {
@@ -216,25 +284,24 @@ void SqliteLedger::node_started(const NodeCharge& node, Time t) {
     return;  // known: after a restart, metering carries on
   if (mode_ != Mode::Write) throw std::logic_error(db_->path() + ": ledger opened read-only");
   meter_.node_started(node, t);
-  SqliteTransaction tx(*db_);
-  SqliteStmt ins(
-      *db_,
-      "INSERT INTO nodes(node_id, instance_type, capacity_type, micros_per_hour, cpu_milli, "
-      "memory_bytes, gpus, owner_namespace, owner_job, pool, worst_case_end, launched_at) "
-      "VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
-  ins.bind(1, node.node_id).bind(2, node.instance_type).bind(3, to_string(node.capacity_type));
-  ins.bind(4, node.micros_per_hour)
-      .bind(5, node.allocatable.cpu_milli)
-      .bind(6, node.allocatable.memory_bytes);
-  ins.bind(7, node.allocatable.gpus)
-      .bind(8, node.owner_namespace)
-      .bind(9, node.owner_job)
-      .bind(10, node.pool);
-  ins.bind(11, node.worst_case_end).bind(12, t).run();
-  SqliteStmt open(
-      *db_, "INSERT OR REPLACE INTO open_segments(node_id, since, idle_weight) VALUES(?, ?, ?)");
-  open.bind(1, node.node_id).bind(2, t).bind(3, cost::kWholeNode).run();
-  tx.commit();
+  begin_change();
+  try {
+    SqliteStmt& ins = q_->node;
+    ins.bind(1, node.node_id).bind(2, node.instance_type).bind(3, to_string(node.capacity_type));
+    ins.bind(4, node.micros_per_hour)
+        .bind(5, node.allocatable.cpu_milli)
+        .bind(6, node.allocatable.memory_bytes);
+    ins.bind(7, node.allocatable.gpus)
+        .bind(8, node.owner_namespace)
+        .bind(9, node.owner_job)
+        .bind(10, node.pool);
+    ins.bind(11, node.worst_case_end).bind(12, t).run();
+    q_->put_open.bind(1, node.node_id).bind(2, t).bind(3, cost::kWholeNode).run();
+  } catch (...) {
+    abandon_change();
+    throw;
+  }
+  end_change();
 }
 
 void SqliteLedger::node_stopped(const std::string& node_id, Time t) {

@@ -5,6 +5,12 @@
 // and pods and carries on after a restart when the node is reported again (node_started with its
 // original launch time is then a no-op). Metering and attribution are cost::Meter's, shared with
 // MemoryLedger. Tables are described in docs/budgets.md ("The ledger file").
+//
+// A simulation's ledger (Mode::CreateNew) is written for speed instead: many changes per
+// transaction and synchronous=OFF, since a killed replay is simply run again (it cannot resume:
+// CreateNew refuses an existing file). Its last changes reach the file at flush() or
+// destruction.
+#include <cstdint>
 #include <memory>
 #include <string>
 #include <vector>
@@ -18,7 +24,8 @@ namespace fitscale {
 
 namespace cost {
 class SqliteDb;
-}
+class SqliteTransaction;
+}  // namespace cost
 
 class SqliteLedger final : public Ledger, public AlertLog {
  public:
@@ -47,12 +54,26 @@ class SqliteLedger final : public Ledger, public AlertLog {
   cost::CostReport report(Time since, Time until) const;
   const cost::Meter& meter() const { return meter_; }
 
+  // Commits the changes a simulation's ledger still holds in its open transaction (a no-op for
+  // the other modes, which commit every change).
+  void flush();
+
  private:
+  struct Statements;
   void load();
   void write(const std::string& node_id, const std::vector<cost::Segment>& closed);
+  // Every change runs between these two: one transaction per change, or one per batch of
+  // changes in a simulation's ledger. A change that throws rolls its transaction back.
+  void begin_change();
+  void end_change();
+  void abandon_change();
 
   std::unique_ptr<cost::SqliteDb> db_;
   Mode mode_;
+  std::int64_t changes_per_commit_ = 1;
+  std::int64_t uncommitted_ = 0;
+  std::unique_ptr<cost::SqliteTransaction> tx_;
+  std::unique_ptr<Statements> q_;  // prepared once, for the changes (write mode only)
   cost::Meter meter_;
 };
 

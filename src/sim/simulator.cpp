@@ -384,17 +384,33 @@ void Engine::start_job(std::size_t j) {
   last_progress_ = now_;
 }
 
+// The nodes a pod of a trace shape may go to, by what decides it in the simulator's pods (built
+// in submit()): a GPU model or capacity type selector, and the GPU toleration of GPU pods.
+std::string constraint_key(const TraceJob& j) {
+  return j.gpu_model + (j.on_demand ? "|od|" : "|any|") + (j.requests.gpus > 0 ? "gpu" : "cpu");
+}
+
 void Engine::schedule() {
   // Pending jobs in submit order; a gang binds whole or not at all (a coscheduling scheduler).
+  // Indexed by class and node (issue 18 item 3): which nodes admit a class (labels, taints) is
+  // found once a pass per class, by pointer, so each pending job only checks room on those;
+  // a pass only binds, so a node's room only shrinks and no node joins while it runs.
+  struct Candidate {
+    const std::string* name;
+    SimNode* node;
+  };
+  std::unordered_map<std::string, std::vector<Candidate>> admitting;  // by constraint_key
   std::set<std::string> failed_shapes;  // capacity only shrinks during a pass
   std::vector<std::size_t> started;
   std::set<std::string> touched;
+  std::vector<std::pair<SimNode*, Resources>> taken;  // tentative free room, this job's nodes
+  std::vector<Candidate> where;
   for (std::size_t j : pending_) {
     const Job& job = jobs_[j];
     const TraceJob& t = *job.trace;
     const bool gpu = t.requests.gpus > 0;
-    const auto& candidates = gpu ? cluster_.nodes_with_free_gpus() : cluster_.nodes_with_free_cpu();
-    if (candidates.empty()) {
+    const auto& room = gpu ? cluster_.nodes_with_free_gpus() : cluster_.nodes_with_free_cpu();
+    if (room.empty()) {
       if (cluster_.nodes_with_free_cpu().empty() && cluster_.nodes_with_free_gpus().empty()) break;
       continue;
     }
@@ -404,30 +420,49 @@ void Engine::schedule() {
     // kube-scheduler never binds a gated pod: a job the budget gate holds waits for the
     // controller to admit it (it releases a gang whole).
     if (exemplar->scheduling_gated()) continue;
-    std::map<std::string, Resources> taken;  // tentative free room per node
-    std::vector<std::string> where;
-    for (std::int64_t r = 0; r < t.replicas; ++r) {
-      const std::string* best = nullptr;
-      Resources best_left;
-      for (const auto& name : candidates) {
+    auto [slot, fresh] = admitting.try_emplace(constraint_key(t));
+    if (fresh) {
+      for (const auto& name : room) {
         SimNode* n = cluster_.node(name);
-        auto tk = taken.find(name);
-        const Resources& free = tk != taken.end() ? tk->second : n->free;
-        if (!planner::fits(t.requests, free)) continue;
         if (!planner::labels_admit(exemplar->node_selector, exemplar->required_node_affinity,
                                    n->node.labels))
           continue;
         if (!tolerates_all(exemplar->tolerations, n->node.taints)) continue;
+        slot->second.push_back(Candidate{&n->node.name, n});  // the room set may drop `name`
+      }
+    }
+    const std::vector<Candidate>& candidates = slot->second;
+    taken.clear();
+    where.clear();
+    for (std::int64_t r = 0; r < t.replicas; ++r) {
+      const Candidate* best = nullptr;
+      Resources best_left;
+      for (const Candidate& c : candidates) {
+        const Resources& now_free = c.node->free;
+        // Still in the room set the old scan walked (a bind this pass may have filled it).
+        if (now_free.pods <= 0 ||
+            (gpu ? now_free.gpus <= 0 : now_free.cpu_milli <= 0 || now_free.memory_bytes <= 0))
+          continue;
+        auto tk = std::find_if(taken.begin(), taken.end(),
+                               [&](const auto& kv) { return kv.first == c.node; });
+        const Resources& free = tk != taken.end() ? tk->second : now_free;
+        if (!planner::fits(t.requests, free)) continue;
         Resources left = free - t.requests;
         // Most-allocated first: fill the node that will have least left, so others can empty.
         if (best == nullptr || left.gpus < best_left.gpus ||
             (left.gpus == best_left.gpus && left.cpu_milli < best_left.cpu_milli)) {
-          best = &name;
+          best = &c;
           best_left = left;
         }
       }
       if (best == nullptr) break;
-      taken[*best] = best_left;
+      auto tk = std::find_if(taken.begin(), taken.end(),
+                             [&](const auto& kv) { return kv.first == best->node; });
+      if (tk != taken.end()) {
+        tk->second = best_left;
+      } else {
+        taken.emplace_back(best->node, best_left);
+      }
       where.push_back(*best);
     }
     if (static_cast<std::int64_t>(where.size()) != t.replicas) {
@@ -437,9 +472,10 @@ void Engine::schedule() {
     Job& bound = jobs_[j];
     bound.run_meters.clear();
     for (std::size_t r = 0; r < where.size(); ++r) {
-      cluster_.bind(bound.pods[r], where[r], o_.start + now_);
-      bound.run_meters.push_back(meter_by_node_.at(where[r]));
-      touched.insert(where[r]);
+      const std::string& node = *where[r].name;
+      cluster_.bind(bound.pods[r], node, o_.start + now_);
+      bound.run_meters.push_back(meter_by_node_.at(node));
+      touched.insert(node);
     }
     started.push_back(j);
   }
