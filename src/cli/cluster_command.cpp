@@ -20,6 +20,7 @@
 #include "cli/wall_clock.h"
 #include "cloud/sim/sim_cloud.h"
 #include "kube/kubeconfig.h"
+#include "model/base64.h"
 #include "model/catalog.h"
 #include "model/error.h"
 #include "model/file_text.h"
@@ -135,7 +136,7 @@ void write_kubeconfig(const std::string& path, const std::string& server, const 
       << "- name: " << name << "\n"
       << "  cluster:\n"
       << "    server: " << server << "\n";
-  if (!ca_pem.empty()) out << "    certificate-authority-data: " << encode_base64(ca_pem) << "\n";
+  if (!ca_pem.empty()) out << "    certificate-authority-data: " << base64_encode(ca_pem) << "\n";
   out << "users:\n"
       << "- name: " << name << "-admin\n"
       << "  user:\n"

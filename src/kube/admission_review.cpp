@@ -3,6 +3,7 @@
 #include <nlohmann/json.hpp>
 
 #include "kube/kubeconfig.h"
+#include "model/base64.h"
 #include "model/bounded_text.h"
 #include "model/pod.h"
 
@@ -175,7 +176,7 @@ AdmissionAnswer review_budget_gate(std::string_view body, const BudgetGateScope&
                           {"path", "/spec/schedulingGates"},
                           {"value", json::array({gate})}}});
   response["patchType"] = "JSONPatch";
-  response["patch"] = encode_base64(patch.dump());
+  response["patch"] = base64_encode(patch.dump());
   a.gated = true;
   return answer();
 }

@@ -1,6 +1,5 @@
 #include "kube/kubeconfig.h"
 
-#include <openssl/evp.h>
 #include <yaml-cpp/yaml.h>
 
 #include <filesystem>
@@ -78,19 +77,6 @@ std::string trim_newlines(std::string s) {
 
 }  // namespace
 
-std::string decode_base64(std::string_view text, const std::string& what) {
-  return base64_decode(text, what);
-}
-
-std::string encode_base64(std::string_view bytes) {
-  std::string out(4 * ((bytes.size() + 2) / 3) + 1, '\0');  // EVP_EncodeBlock adds a NUL
-  const int n = EVP_EncodeBlock(reinterpret_cast<unsigned char*>(out.data()),
-                                reinterpret_cast<const unsigned char*>(bytes.data()),
-                                static_cast<int>(bytes.size()));
-  out.resize(static_cast<std::size_t>(n));
-  return out;
-}
-
 KubeConfig parse_kubeconfig(std::string_view yaml_text, const std::string& source,
                             const std::string& base_dir) {
   const YAML::Node root = load_yaml_document(yaml_text, source);
@@ -125,7 +111,7 @@ KubeConfig parse_kubeconfig(std::string_view yaml_text, const std::string& sourc
     while (cfg.server.size() > 8 && cfg.server.back() == '/') cfg.server.pop_back();
     cfg.insecure_skip_tls_verify = boolean(cluster, "insecure-skip-tls-verify", where);
     if (std::string data = scalar(cluster, "certificate-authority-data", where); !data.empty()) {
-      cfg.ca_pem = decode_base64(data, where + ".certificate-authority-data");
+      cfg.ca_pem = base64_decode(data, where + ".certificate-authority-data");
     } else if (std::string file = scalar(cluster, "certificate-authority", where); !file.empty()) {
       cfg.ca_pem = read_referenced(resolve(base_dir, file), where + ".certificate-authority");
     }
@@ -147,13 +133,13 @@ KubeConfig parse_kubeconfig(std::string_view yaml_text, const std::string& sourc
           }
         }
         if (std::string data = scalar(user, "client-certificate-data", uw); !data.empty()) {
-          cfg.client_cert_pem = decode_base64(data, uw + ".client-certificate-data");
+          cfg.client_cert_pem = base64_decode(data, uw + ".client-certificate-data");
         } else if (std::string file = scalar(user, "client-certificate", uw); !file.empty()) {
           cfg.client_cert_pem =
               read_referenced(resolve(base_dir, file), uw + ".client-certificate");
         }
         if (std::string data = scalar(user, "client-key-data", uw); !data.empty()) {
-          cfg.client_key_pem = decode_base64(data, uw + ".client-key-data");
+          cfg.client_key_pem = base64_decode(data, uw + ".client-key-data");
         } else if (std::string file = scalar(user, "client-key", uw); !file.empty()) {
           cfg.client_key_pem = read_referenced(resolve(base_dir, file), uw + ".client-key");
         }

@@ -35,9 +35,4 @@ struct InClusterEnv {
 };
 KubeConfig in_cluster_config(const InClusterEnv& env);
 
-// RFC 4648 base64 (the *-data fields). Throws InputError naming `what` on bad input.
-std::string decode_base64(std::string_view text, const std::string& what);
-// The same, for writing a *-data field (padded, one line).
-std::string encode_base64(std::string_view bytes);
-
 }  // namespace fitscale

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "kube/kubeconfig.h"
+#include "model/base64.h"
 #include "vcluster/admission_webhooks.h"
 #include "vcluster/api_error.h"
 #include "vcluster/custom_resources.h"
@@ -27,7 +28,7 @@ void default_secret(nlohmann::json& secret) {
     auto& data = secret["data"];
     if (!data.is_object()) data = nlohmann::json::object();
     for (const auto& [k, v] : it->items()) {
-      if (v.is_string()) data[k] = encode_base64(v.get<std::string>());
+      if (v.is_string()) data[k] = base64_encode(v.get<std::string>());
     }
   }
   secret.erase("stringData");

@@ -5,6 +5,7 @@
 #include <algorithm>
 
 #include "kube/kubeconfig.h"
+#include "model/base64.h"
 #include "model/error.h"
 #include "vcluster/api_error.h"
 #include "vcluster/object_meta.h"
@@ -248,7 +249,7 @@ json AdmissionWebhooks::call(const json& hook, const AdmissionAttributes& a, con
   std::string ca_pem;
   if (client.contains("caBundle") && client["caBundle"].is_string()) {
     try {
-      ca_pem = decode_base64(client["caBundle"].get<std::string>(), "clientConfig.caBundle");
+      ca_pem = base64_decode(client["caBundle"].get<std::string>(), "clientConfig.caBundle");
     } catch (const InputError& e) {
       return failure(e.what());
     }
@@ -297,7 +298,7 @@ json AdmissionWebhooks::call(const json& hook, const AdmissionAttributes& a, con
   }
   try {
     const std::string patch =
-        decode_base64(response["patch"].get<std::string>(), "AdmissionReview response.patch");
+        base64_decode(response["patch"].get<std::string>(), "AdmissionReview response.patch");
     return object.patch(json::parse(patch));
   } catch (const std::exception& e) {
     return failure(std::string("cannot apply the returned JSONPatch: ") + e.what());

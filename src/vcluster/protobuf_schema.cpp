@@ -1,11 +1,10 @@
 #include "vcluster/protobuf_schema.h"
 
-#include <openssl/evp.h>
-
 #include <cstdint>
 #include <string>
 #include <vector>
 
+#include "model/base64.h"
 #include "vcluster/api_error.h"
 #include "vcluster/protobuf_reader.h"
 
@@ -56,15 +55,6 @@ std::pair<std::string, std::string_view> map_entry(std::string_view entry) {
     }
   }
   return {key, value};
-}
-
-std::string base64(std::string_view raw) {
-  std::string out(4 * ((raw.size() + 2) / 3), '\0');
-  const int n = EVP_EncodeBlock(reinterpret_cast<unsigned char*>(out.data()),
-                                reinterpret_cast<const unsigned char*>(raw.data()),
-                                static_cast<int>(raw.size()));
-  out.resize(static_cast<std::size_t>(n));
-  return out;
 }
 
 nlohmann::json decode(std::string_view bytes, const Message& m, int depth);
@@ -156,7 +146,7 @@ nlohmann::json decode(std::string_view bytes, const Message& m, int depth) {
       if (field->type == T::kStringMap) {
         map[k] = std::string(v);
       } else if (field->type == T::kBytesMap) {
-        map[k] = base64(v);
+        map[k] = base64_encode(v);
       } else {
         map[k] = quantity(v);
       }

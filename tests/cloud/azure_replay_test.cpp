@@ -24,6 +24,7 @@
 #include "cloud/common/encoding.h"
 #include "cloud/common/node_name.h"
 #include "loopback_server.h"
+#include "model/base64.h"
 
 namespace fitscale::azure {
 namespace {
@@ -376,7 +377,7 @@ TEST(AzureVm, ZonesPricesAndNamesTranslateBothWays) {
   EXPECT_EQ(cloud::launch_node_name("c", "t", 0), cloud::launch_node_name("c", "t", 0));
   EXPECT_NE(cloud::launch_node_name("c", "t", 0), cloud::launch_node_name("c", "t2", 0));
   EXPECT_LE(cloud::launch_node_name(std::string(80, 'x'), "t", 999).size(), 64u);
-  EXPECT_EQ(cloud::base64("fitscale"), "Zml0c2NhbGU=");
+  EXPECT_EQ(base64_encode("fitscale"), "Zml0c2NhbGU=");
   // A VM without the cluster's tag is not this cluster's.
   EXPECT_FALSE(instance_from_vm(
       example("VirtualMachine_List_MinimumSet_Gen.json")["responses"]["200"]["body"]["value"][0],

@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include "kube/kubeconfig.h"
+#include "model/base64.h"
 
 namespace fitscale {
 namespace {
@@ -60,7 +61,7 @@ Applied answer_for(const json& r) {
   json p = r["request"]["object"];
   if (response.contains("patch")) {
     EXPECT_EQ(response["patchType"], "JSONPatch");
-    p = p.patch(json::parse(decode_base64(response["patch"].get<std::string>(), "patch")));
+    p = p.patch(json::parse(base64_decode(response["patch"].get<std::string>(), "patch")));
   }
   return {response, p};
 }

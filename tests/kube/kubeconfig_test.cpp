@@ -5,6 +5,7 @@
 #include <filesystem>
 #include <fstream>
 
+#include "model/base64.h"
 #include "model/error.h"
 
 namespace fitscale {
@@ -124,12 +125,12 @@ TEST(Kubeconfig, MissingFileIsAnInputError) {
 }
 
 TEST(Kubeconfig, Base64WrittenForCertificateDataReadsBackByteForByte) {
-  EXPECT_EQ(encode_base64("hello CA"), "aGVsbG8gQ0E=");
-  EXPECT_EQ(encode_base64(""), "");
+  EXPECT_EQ(base64_encode("hello CA"), "aGVsbG8gQ0E=");
+  EXPECT_EQ(base64_encode(""), "");
   std::string bytes;
   for (int i = 0; i < 256; ++i) bytes.push_back(static_cast<char>(i));
   for (std::size_t n : {0u, 1u, 2u, 3u, 100u, 256u}) {
-    EXPECT_EQ(decode_base64(encode_base64(bytes.substr(0, n)), "x"), bytes.substr(0, n)) << n;
+    EXPECT_EQ(base64_decode(base64_encode(bytes.substr(0, n)), "x"), bytes.substr(0, n)) << n;
   }
 }
 

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "kube/kubeconfig.h"
+#include "model/base64.h"
 #include "vcluster/custom_table.h"
 #include "vcluster/discovery.h"
 #include "vcluster/garbage_collector.h"
@@ -387,7 +388,7 @@ TEST_F(CrdApi, NodeHasSpecSecretStringDataEventsV1) {
                 .status,
             201);
   auto secret = store.get("secrets", "default", "s");
-  EXPECT_EQ(secret["data"]["k"], encode_base64("hi"));
+  EXPECT_EQ(secret["data"]["k"], base64_encode("hi"));
   EXPECT_FALSE(secret.contains("stringData"));
   EXPECT_EQ(secret["type"], "Opaque");
 
@@ -425,7 +426,7 @@ json pod_hook(const std::string& name) {
       {"name", name},
       {"admissionReviewVersions", {"v1"}},
       {"sideEffects", "None"},
-      {"clientConfig", {{"url", "https://127.0.0.1:9/mutate"}, {"caBundle", encode_base64("PEM")}}},
+      {"clientConfig", {{"url", "https://127.0.0.1:9/mutate"}, {"caBundle", base64_encode("PEM")}}},
       {"rules",
        {{{"operations", {"CREATE"}},
          {"apiGroups", {""}},
@@ -459,7 +460,7 @@ TEST_F(CrdApi, MutatingWebhookPatchIsApplied) {
     const std::string patch =
         R"([{"op":"add","path":"/spec/schedulingGates","value":[{"name":"example.io/gate"}]}])";
     return review_answer(
-        review, {{"allowed", true}, {"patchType", "JSONPatch"}, {"patch", encode_base64(patch)}});
+        review, {{"allowed", true}, {"patchType", "JSONPatch"}, {"patch", base64_encode(patch)}});
   };
   auto r = call("POST", "/api/v1/namespaces/default/pods", pod("p1", {{"gate", "yes"}}));
   ASSERT_EQ(r.status, 201) << r.body.dump();

@@ -5,6 +5,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cloud/common/encoding.h"
+#include "model/base64.h"
 
 namespace fitscale::azure {
 namespace {
@@ -78,7 +79,7 @@ nlohmann::json vm_body(const VmTemplate& t, const LaunchRequest& request, const 
            json::array({{{"path", "/home/" + t.admin_username + "/.ssh/authorized_keys"},
                          {"keyData", t.ssh_public_key}}})}}}};
   }
-  if (!t.custom_data.empty()) os_profile["customData"] = cloud::base64(t.custom_data);
+  if (!t.custom_data.empty()) os_profile["customData"] = base64_encode(t.custom_data);
   json ip_config = {{"name", name + "-ip"}, {"properties", {{"primary", true}}}};
   if (!t.subnet_id.empty()) ip_config["properties"]["subnet"] = {{"id", t.subnet_id}};
   json properties = {{"hardwareProfile", {{"vmSize", request.instance_type}}},

@@ -2,41 +2,12 @@
 
 #include <cstdint>
 
+#include "model/base64.h"
+
 namespace fitscale::cloud {
 
-std::string base64(std::string_view s) {
-  static constexpr char kAlphabet[] =
-      "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-  std::string out;
-  out.reserve((s.size() + 2) / 3 * 4);
-  std::size_t i = 0;
-  for (; i + 2 < s.size(); i += 3) {
-    const std::uint32_t n = (static_cast<unsigned char>(s[i]) << 16) |
-                            (static_cast<unsigned char>(s[i + 1]) << 8) |
-                            static_cast<unsigned char>(s[i + 2]);
-    out += kAlphabet[(n >> 18) & 63];
-    out += kAlphabet[(n >> 12) & 63];
-    out += kAlphabet[(n >> 6) & 63];
-    out += kAlphabet[n & 63];
-  }
-  if (i + 1 == s.size()) {
-    const std::uint32_t n = static_cast<unsigned char>(s[i]) << 16;
-    out += kAlphabet[(n >> 18) & 63];
-    out += kAlphabet[(n >> 12) & 63];
-    out += "==";
-  } else if (i + 2 == s.size()) {
-    const std::uint32_t n =
-        (static_cast<unsigned char>(s[i]) << 16) | (static_cast<unsigned char>(s[i + 1]) << 8);
-    out += kAlphabet[(n >> 18) & 63];
-    out += kAlphabet[(n >> 12) & 63];
-    out += kAlphabet[(n >> 6) & 63];
-    out += '=';
-  }
-  return out;
-}
-
 std::string base64url(std::string_view s) {
-  std::string out = base64(s);
+  std::string out = base64_encode(s);
   while (!out.empty() && out.back() == '=') out.pop_back();
   for (char& c : out) {
     if (c == '+') c = '-';
