@@ -4,6 +4,11 @@
 
 namespace fitscale {
 
+planner::Misfit binder_misfit(const Pod& pod, const SimNode& node, const Resources& free) {
+  return planner::misfit(planner::needs_of(pod),
+                         planner::NodeSide{node.node, node.node.labels, free});
+}
+
 ClusterState SimCluster::observe() {
   ClusterState s;
   s.synced = true;

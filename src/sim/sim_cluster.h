@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "controller/interfaces.h"
+#include "planner/predicates.h"
 
 namespace fitscale {
 
@@ -24,6 +25,12 @@ struct SimEvent {
   ObjectRef about;
   std::string type, reason, message;
 };
+
+// The planner's feasibility check as the engine's binder asks it: may `pod` be bound to `node`
+// now, with `free` as the node's room (its own, or what a gang's tentative placements left).
+// Simulated nodes carry canonical labels (the simulated cloud labels them from the catalog), and
+// trace pods carry no pod terms, so no resident pods are passed.
+planner::Misfit binder_misfit(const Pod& pod, const SimNode& node, const Resources& free);
 
 class SimCluster final : public ClusterView {
  public:

@@ -406,11 +406,7 @@ void Engine::schedule() {
         SimNode* n = cluster_.node(name);
         auto tk = taken.find(name);
         const Resources& free = tk != taken.end() ? tk->second : n->free;
-        if (!planner::fits(t.requests, free)) continue;
-        if (!planner::labels_admit(exemplar->node_selector, exemplar->required_node_affinity,
-                                   n->node.labels))
-          continue;
-        if (!tolerates_all(exemplar->tolerations, n->node.taints)) continue;
+        if (binder_misfit(*exemplar, *n, free)) continue;
         Resources left = free - t.requests;
         // Most-allocated first: fill the node that will have least left, so others can empty.
         if (best == nullptr || left.gpus < best_left.gpus ||
