@@ -86,6 +86,10 @@ ExistingCapacity::ExistingCapacity(const Snapshot& snapshot, const Policy& polic
       if (z != labels.end()) s.zone = z->second;
     }
     s.free = n->allocatable;
+    // GPUs its device plugin has not reported are waited for as long as a registration is.
+    if (n->gpus_unreported &&
+        now - (n->launched_at != 0 ? n->launched_at : n->created) > policy.register_timeout_s)
+      s.free.gpus = 0;
     slots_.push_back(std::move(s));
   }
   if (slots_.empty()) return;

@@ -157,6 +157,14 @@ Misfit of_kind(MisfitKind k) {
   return m;
 }
 
+// Room that is on its way for GPU pods, as an in-flight node is, until the device plugin
+// reports (Node::gpus_unreported): counted by the planner, not bound to by a scheduler.
+Misfit gpus_unreported_misfit(const PodNeeds& pod, const NodeSide& side) {
+  if (side.node.gpus_unreported && pod.pod.requests.gpus > 0 && !side.coming_counts)
+    return of_kind(MisfitKind::GpusUnreported);
+  return {};
+}
+
 Misfit node_affinity_misfit(const PodNeeds& pod, const NodeSide& side) {
   if (pod.node_selector.empty() && pod.affinity.empty()) return {};
   if (labels_admit(pod.node_selector, pod.affinity, side.labels)) return {};
@@ -206,6 +214,7 @@ Misfit node_misfit(const Node& n, bool coming_counts) {
 
 Misfit static_misfit(const PodNeeds& pod, const NodeSide& node) {
   if (Misfit m = node_misfit(node.node, node.coming_counts)) return m;
+  if (Misfit m = gpus_unreported_misfit(pod, node)) return m;
   if (Misfit m = node_affinity_misfit(pod, node)) return m;
   if (Misfit m = capacity_type_misfit(pod, node)) return m;
   if (Misfit m = taint_misfit(pod, node)) return m;
@@ -233,6 +242,8 @@ const char* to_string(MisfitKind k) {
       return "node-unschedulable";
     case MisfitKind::NodeBeingRemoved:
       return "node-being-removed";
+    case MisfitKind::GpusUnreported:
+      return "gpus-unreported";
     case MisfitKind::NodeAffinity:
       return "node-affinity";
     case MisfitKind::CapacityType:
@@ -257,6 +268,8 @@ std::string scheduler_reason(const Misfit& m) {
       return "node(s) were unschedulable";
     case MisfitKind::NodeBeingRemoved:
       return "node(s) were being removed";
+    case MisfitKind::GpusUnreported:
+      return "node(s) had not reported their GPUs yet";
     case MisfitKind::NodeAffinity:
       return "node(s) didn't match Pod's node affinity/selector";
     case MisfitKind::CapacityType:

@@ -27,6 +27,7 @@ enum class MisfitKind : std::uint8_t {
   NodeNotReady,       // registered or launched but not Ready, where only Ready nodes count
   NodeUnschedulable,  // spec.unschedulable (cordoned)
   NodeBeingRemoved,   // fitscale is draining it, or its spot instance got an interruption notice
+  GpusUnreported,     // a GPU pod, and the node's device plugin has not reported its GPUs yet
   NodeAffinity,       // nodeSelector or required node affinity (labels: arch, zone, GPU model...)
   CapacityType,       // the pod requires on-demand, the node fitscale launched is spot
   Taint,              // a NoSchedule/NoExecute taint the pod does not tolerate
