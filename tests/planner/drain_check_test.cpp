@@ -51,10 +51,11 @@ TEST(DrainCheck, EvictedPodsAreWaitedForUntilGoneOrPastTheGracefulTerminationLim
   evicted.terminating = true;
   EXPECT_EQ(check_drain(kCordoned, kCordoned + 5, {&evicted}).step, DrainStep::Wait)
       << "a Terminating pod holds its room (and its grace period) until it is gone";
-  EXPECT_EQ(check_drain(kCordoned, kCordoned + kMaxGracefulTerminationS, {&evicted}).step,
+  EXPECT_EQ(check_drain(kCordoned, kCordoned + planner::kMaxGracefulTerminationS, {&evicted}).step,
             DrainStep::Wait);
-  EXPECT_EQ(check_drain(kCordoned, kCordoned + kMaxGracefulTerminationS + 1, {&evicted}).step,
-            DrainStep::Delete)
+  EXPECT_EQ(
+      check_drain(kCordoned, kCordoned + planner::kMaxGracefulTerminationS + 1, {&evicted}).step,
+      DrainStep::Delete)
       << "one stuck Terminating does not keep the node for ever";
   EXPECT_EQ(check_drain(kCordoned, kCordoned + 5, {}).step, DrainStep::Delete) << "gone";
 }
