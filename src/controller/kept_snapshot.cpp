@@ -190,6 +190,7 @@ void KeptSnapshot::derive(std::size_t i, const Node& base, const Instance* inst,
   x.fresh = false;
   if (inst != nullptr) copy_instance(*inst, n);
   n.state = draining.count(n.name) != 0 ? NodeState::Deleting : base.state;
+  if (inst != nullptr) count_unreported_gpus(n, base.allocatable.gpus, *inst, *offerings_);
   if (pins_.count(n.name) == 0) {
     if (!x.since) x.since = now;
     n.empty_since = x.since;
@@ -279,6 +280,7 @@ void KeptSnapshot::update(const ClusterLoan& loan, const std::vector<Instance>& 
                           bool instances_changed, const OfferingIndex& offerings,
                           const std::set<std::string>& draining, Time now) {
   touched_.clear();
+  offerings_ = &offerings;
   all_touched_ = first_;
   if (first_) instances_changed = true;
   first_ = false;

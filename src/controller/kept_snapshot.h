@@ -71,6 +71,7 @@ class KeptSnapshot {
   // the pods of the few nodes that changed, which must not cost a walk over every pod.
   std::unordered_map<std::string, std::vector<std::uint32_t>> bound_at_;
   const std::vector<Instance>* listing_ = nullptr;
+  const OfferingIndex* offerings_ = nullptr;  // of the current update (count_unreported_gpus)
   // Nodes are walked by name, and where node names follow instance ids (the simulator's do) that
   // is listing order too: instance_for tries just after its last find first, and indexes the
   // listing only when that misses.

@@ -37,6 +37,17 @@ void copy_instance(const Instance& inst, Node& n) {
   n.owned = inst.owned;
 }
 
+void count_unreported_gpus(Node& n, std::int64_t reported_gpus, const Instance& inst,
+                           const OfferingIndex& offerings) {
+  n.allocatable.gpus = reported_gpus;
+  n.gpus_unreported = false;
+  if (reported_gpus != 0 || n.state == NodeState::InFlight) return;
+  const Offering* o = offerings.find(inst.instance_type, inst.zone, inst.capacity_type, inst.pool);
+  if (o == nullptr || o->allocatable.gpus <= 0) return;
+  n.allocatable.gpus = o->allocatable.gpus;
+  n.gpus_unreported = true;
+}
+
 Node in_flight_node(const Instance& inst, const OfferingIndex& offerings) {
   Node n;
   n.name = inst.id;
@@ -86,6 +97,7 @@ Snapshot build_snapshot(ClusterState view, const std::vector<Instance>& instance
     }
     if (inst != nullptr) {
       copy_instance(*inst, n);
+      count_unreported_gpus(n, n.allocatable.gpus, *inst, offerings);
       registered.insert(inst->id);
     }
     if (draining.count(n.name) != 0) n.state = NodeState::Deleting;

@@ -31,6 +31,12 @@ using EmptySince = std::map<std::string, Time, std::less<>>;
 
 // The managed fields a registered Node takes from its instance.
 void copy_instance(const Instance& inst, Node& n);
+// A registered Node of `inst` whose device plugin has not reported the GPUs its offering has
+// (`reported_gpus`, the Node's own nvidia.com/gpu allocatable, is 0): takes the offering's GPUs
+// and Node::gpus_unreported, so GPU pods count it as coming, as they count an in-flight node,
+// and nothing is launched for them again. Otherwise the Node's own count stands.
+void count_unreported_gpus(Node& n, std::int64_t reported_gpus, const Instance& inst,
+                           const OfferingIndex& offerings);
 // The Node an instance with no Node yet stands for: its offering's labels and allocatable.
 Node in_flight_node(const Instance& inst, const OfferingIndex& offerings);
 

@@ -52,6 +52,11 @@ struct Node {
   // evictable pods (e.g. a ReplicaSet's) do not. nullopt while pinned.
   std::optional<Time> empty_since;
   bool interruption_notice = false;  // spot instance marked for reclamation
+  // Registered, but its device plugin has not reported the GPUs its instance type has (the
+  // Node's nvidia.com/gpu allocatable is 0 or absent): `allocatable` carries the offering's
+  // GPUs, so GPU pods count it as coming capacity (not launched for again) and binders do not
+  // bind them to it yet (planner/predicates.h).
+  bool gpus_unreported = false;
   // Owned hardware (a static provider's node, docs/clouds.md): metered, never removed.
   bool owned = false;
 };

@@ -60,23 +60,12 @@ const std::string* Pod::capacity_node() const {
   return nullptr;
 }
 
-bool Pod::pins_node() const {
-  if (node_name.empty() || terminating) return false;
-  if (phase != PodPhase::Pending && phase != PodPhase::Running) return false;
-  if (is_daemon() || is_mirror()) return false;
-  return is_batch() || do_not_disrupt();
-}
+bool Pod::pins_node() const { return metered() && (is_batch() || do_not_disrupt()); }
 
-bool Pod::metered() const {
-  if (node_name.empty()) return false;
-  if (phase != PodPhase::Pending && phase != PodPhase::Running) return false;
-  return !is_daemon() && !is_mirror();
-}
+bool Pod::metered() const { return holds_resources() && !is_daemon() && !is_mirror(); }
 
 bool Pod::evictable_service() const {
-  if (node_name.empty() || terminating) return false;
-  if (phase != PodPhase::Pending && phase != PodPhase::Running) return false;
-  return !is_daemon() && !is_mirror() && !is_batch() && !do_not_disrupt();
+  return metered() && !terminating && !is_batch() && !do_not_disrupt();
 }
 
 bool Pod::waits_for_scheduler() const {

@@ -118,15 +118,20 @@ struct Pod {
   // The node whose capacity this pod takes: its own when it holds resources, else the node it
   // is nominated to (preemption made room there for it), else none (nullptr).
   const std::string* capacity_node() const;
-  // Keeps its node from being removed: a live (Pending or Running, not terminating) batch or
-  // do-not-disrupt pod that is neither a daemon nor a mirror pod. Phase Unknown does not pin:
-  // nothing known runs there (the NotReady rule decides that node's fate).
+  // Keeps its node from being removed: a batch or do-not-disrupt pod that holds resources there
+  // and is neither a daemon nor a mirror pod. A Terminating one pins until it is gone (as
+  // cluster-autoscaler waits for a deleted pod before it removes the node: it may be using its
+  // grace period), and so does one in phase Unknown (its kubelet stopped reporting; whether it
+  // still runs is not known). A node whose kubelet is gone is removed by the NotReady rule,
+  // which does not ask this (docs/planner.md, scale-down).
   bool pins_node() const;
-  // Counted in its node's cost split: bound, Pending or Running, neither daemon nor mirror.
+  // Counted in its node's cost split: holds resources there and is neither daemon nor mirror
+  // (a Terminating or Unknown pod still takes its share until it is gone). Also what makes a
+  // node not empty.
   bool metered() const;
-  // Evicted and rescheduled elsewhere when its node is removed: a live pod that is not batch,
-  // daemon, mirror or do-not-disrupt (a ReplicaSet's, a StatefulSet's). Scale-down removes its
-  // node only when it fits on other existing capacity.
+  // Evicted and rescheduled elsewhere when its node is removed: a pod holding resources, not
+  // being deleted already, that is not batch, daemon, mirror or do-not-disrupt (a ReplicaSet's,
+  // a StatefulSet's). Scale-down removes its node only when it fits on other existing capacity.
   bool evictable_service() const;
   // In the scheduler's queue: unbound, phase Pending, not terminating, not a daemon or mirror
   // pod, no scheduling gates, whatever the scheduler said of it so far. Such a pod may be bound

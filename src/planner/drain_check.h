@@ -18,6 +18,10 @@ namespace fitscale::planner {
 // cordoned nodes are its own to finish or give back.
 inline constexpr const char* kToBeDeletedTaint = "fitscale.io/to-be-deleted";
 
+// How long the second step waits for the pods the first step evicted to go (they hold their
+// room while Terminating): cluster-autoscaler's --max-graceful-termination-sec default.
+inline constexpr Seconds kMaxGracefulTerminationS = 600;
+
 enum class DrainStep {
   Delete,    // still empty, looked at on a later loop than the cordon: delete it
   Wait,      // cordoned this very second: a binding made just before may not be seen yet
@@ -30,8 +34,9 @@ struct DrainCheck {
 };
 
 // `on_node`: every pod of the latest snapshot whose spec.nodeName is the node, whatever its
-// phase (a pod bound but still Pending counts). Daemon and mirror pods, pods that finished and
-// pods being deleted (the evictions of the first step) leave the node empty.
+// phase (a pod bound but still Pending counts). Daemon and mirror pods and pods that finished
+// leave the node empty; pods being deleted (the evictions of the first step) are waited for,
+// up to kMaxGracefulTerminationS after the cordon.
 DrainCheck check_drain(Time cordoned_at, Time now, const std::vector<const Pod*>& on_node);
 
 }  // namespace fitscale::planner

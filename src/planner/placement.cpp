@@ -19,7 +19,7 @@ bool is_in_flight(const Node& n) {
 
 // A node the scheduler could bind to now or once it becomes Ready.
 bool takes_new_pods(const Node& n, const Policy& policy, Time now) {
-  if (n.unschedulable || n.interruption_notice || n.state == NodeState::Deleting) return false;
+  if (node_misfit(n, /*coming_counts=*/true)) return false;
   if (is_in_flight(n)) {
     // An instance past its registration timeout is about to be removed, not waited for.
     const Time since = n.launched_at != 0 ? n.launched_at : n.created;
@@ -86,6 +86,10 @@ ExistingCapacity::ExistingCapacity(const Snapshot& snapshot, const Policy& polic
       if (z != labels.end()) s.zone = z->second;
     }
     s.free = n->allocatable;
+    // GPUs its device plugin has not reported are waited for as long as a registration is.
+    if (n->gpus_unreported &&
+        now - (n->launched_at != 0 ? n->launched_at : n->created) > policy.register_timeout_s)
+      s.free.gpus = 0;
     slots_.push_back(std::move(s));
   }
   if (slots_.empty()) return;
@@ -150,16 +154,20 @@ const Labels& ExistingCapacity::labels_of(const Slot& s) const {
   return s.rewritten ? *s.rewritten : s.node->labels;
 }
 
-bool ExistingCapacity::admits(const PodClass& c, const Slot& s) const {
-  return labels_admit(c, labels_of(s)) && tolerates_all(c.exemplar->tolerations, s.node->taints) &&
-         !(c.on_demand_only && s.node->managed && s.node->capacity_type == CapacityType::Spot);
+NodeSide ExistingCapacity::side(const Slot& s, const Resources& free, bool coming_counts) const {
+  return NodeSide{*s.node,      labels_of(s),
+                  free,         {bound_.data() + s.bound_begin, bound_.data() + s.bound_end},
+                  s.placed,     s.anti,
+                  coming_counts};
 }
 
-bool ExistingCapacity::repelled(const Pod& p, const Slot& s) const {
-  if (p.anti_affinity_hostname.empty() && !s.anti) return false;
-  auto conflicts = [&](const Pod* q) { return anti_affinity_conflict(p, *q); };
-  return std::any_of(bound_.begin() + s.bound_begin, bound_.begin() + s.bound_end, conflicts) ||
-         std::any_of(s.placed.begin(), s.placed.end(), conflicts);
+bool ExistingCapacity::admits(const PodClass& c, const Slot& s) const {
+  return !static_misfit(needs_of(c), side(s, s.free, true));
+}
+
+Misfit ExistingCapacity::misfit_on(const PodClass& c, const Pod& p, const Slot& s) const {
+  return dynamic_misfit(PodNeeds{p, c.node_selector, c.affinity, c.on_demand_only},
+                        side(s, s.free, true));
 }
 
 Placement ExistingCapacity::put(std::uint32_t pi, std::uint32_t slot,
@@ -204,7 +212,8 @@ Micros ExistingCapacity::dearest_binding(const PodClass& c) const {
     const Node& n = *s.node;
     if (n.state != NodeState::Ready) continue;  // the scheduler binds to Ready nodes only
     if (n.owner_namespace == p.ns || n.price_micros_per_hour <= most) continue;
-    if (!fits(p.requests, s.free_now) || !admits(c, s)) continue;
+    const NodeSide now_side = side(s, s.free_now, false);
+    if (static_misfit(needs_of(c), now_side) || shortfall(p.requests, now_side.free)) continue;
     const std::int64_t w = fitscale::dominant_share(p.requests, n.allocatable);
     most = std::max(most, share_of(n.price_micros_per_hour, w, kWholeNode));
   }
@@ -249,11 +258,10 @@ std::vector<std::uint32_t> ExistingCapacity::place_pods(
     for (std::size_t k = cur.cursor; k < cur.candidates.size(); ++k) {
       const std::uint32_t si = cur.candidates[k];
       Slot& s = slots_[si];
-      if (!fits(req, s.free)) {
-        if (k == cur.cursor) ++cur.cursor;
+      if (const Misfit m = misfit_on(c, p, s)) {
+        if (m.kind == MisfitKind::Resources && k == cur.cursor) ++cur.cursor;
         continue;
       }
-      if (repelled(p, s)) continue;
       Placement pl = put(pi, si, placements);
       pl.candidate = static_cast<std::uint32_t>(k);
       done.push_back(pl);
@@ -280,7 +288,7 @@ const Pod* ExistingCapacity::unjudged_pod_fitting(std::string_view node) {
     if (s.node->name != node) continue;
     for (const PodClass& c : *unjudged_) {
       const Pod& p = *c.exemplar;
-      if (fits(p.requests, s.free) && admits(c, s) && !repelled(p, s)) return &p;
+      if (!planner::misfit(needs_of(c), side(s, s.free, true))) return &p;
     }
   }
   return nullptr;
@@ -302,7 +310,10 @@ Relocation ExistingCapacity::relocate(const std::vector<std::uint32_t>& pods,
             std::find(excluded.begin(), excluded.end(), s.node->name) != excluded.end())
           continue;
         any_node = true;
-        if (!fits(p.requests, s.free) || !admits(c, s) || repelled(p, s)) continue;
+        // Evicted pods go to Ready nodes only: the scheduler binds them at once.
+        if (planner::misfit(PodNeeds{p, c.node_selector, c.affinity, c.on_demand_only},
+                            side(s, s.free, false)))
+          continue;
         s.free -= p.requests;
         s.placed.push_back(&p);
         done.emplace_back(&p, i);
@@ -345,8 +356,7 @@ bool ExistingCapacity::place_gang(const std::vector<PodClass>& members,
         bool placed = false;
         for (std::size_t i = 0; i < slots_.size() && !placed; ++i) {
           Slot& s = slots_[i];
-          if (s.zone != zone || !fits(p.requests, s.free) || !admits(c, s) || repelled(p, s))
-            continue;
+          if (s.zone != zone || !admits(c, s) || misfit_on(c, p, s)) continue;
           s.free -= p.requests;
           s.placed.push_back(&p);
           done.emplace_back(pi, i);

@@ -13,6 +13,7 @@
 #include "model/money.h"
 #include "planner/plan.h"
 #include "planner/pod_class.h"
+#include "planner/predicates.h"
 
 namespace fitscale::planner {
 
@@ -121,8 +122,12 @@ class ExistingCapacity {
     std::int64_t weight = 0;
   };
   const Labels& labels_of(const Slot& s) const;
+  // The slot as the feasibility check sees it, with `free` as its room (free or free_now).
+  NodeSide side(const Slot& s, const Resources& free, bool coming_counts) const;
+  // The check's static half for the class (node state, labels, capacity type, taints).
   bool admits(const PodClass& c, const Slot& s) const;
-  bool repelled(const Pod& p, const Slot& s) const;
+  // The check's dynamic half for pod `p` of class `c` (room, pods on the node).
+  Misfit misfit_on(const PodClass& c, const Pod& p, const Slot& s) const;
   Placement put(std::uint32_t pi, std::uint32_t slot,
                 std::map<std::string, std::string>& placements);
 

@@ -1,5 +1,7 @@
 #include "planner/predicates.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <limits>
 
@@ -18,6 +20,31 @@ std::int64_t ext_value(const std::vector<std::pair<std::string, std::int64_t>>& 
 }
 
 }  // namespace
+
+Misfit shortfall(const Resources& req, const Resources& avail) {
+  auto short_of = [](std::string_view name, std::int64_t want, std::int64_t have) {
+    Misfit m;
+    m.kind = MisfitKind::Resources;
+    m.resource = name;
+    m.wanted = want;
+    m.free = have;
+    return m;
+  };
+  if (req.cpu_milli > avail.cpu_milli)
+    return short_of(kResourceCpu, req.cpu_milli, avail.cpu_milli);
+  if (req.memory_bytes > avail.memory_bytes)
+    return short_of(kResourceMemory, req.memory_bytes, avail.memory_bytes);
+  if (req.pods > avail.pods) return short_of(kResourcePods, req.pods, avail.pods);
+  if (req.gpus > avail.gpus) return short_of(kResourceGpu, req.gpus, avail.gpus);
+  // Nodes that do not report ephemeral storage cannot refuse on it (as Resources::fits_in).
+  if (avail.ephemeral_bytes > 0 && req.ephemeral_bytes > avail.ephemeral_bytes)
+    return short_of(kResourceEphemeral, req.ephemeral_bytes, avail.ephemeral_bytes);
+  for (const auto& [name, v] : req.extended) {
+    const std::int64_t have = ext_value(avail.extended, name);
+    if (v > have) return short_of(name, v, have);
+  }
+  return {};
+}
 
 bool fits(const Resources& req, const Resources& avail) {
   if (req.cpu_milli > avail.cpu_milli || req.memory_bytes > avail.memory_bytes ||
@@ -108,6 +135,164 @@ bool repels(const Pod& owner, const Pod& other) {
 
 bool anti_affinity_conflict(const Pod& incoming, const Pod& resident) {
   return repels(incoming, resident) || repels(resident, incoming);
+}
+
+PodNeeds needs_of(const PodClass& c) {
+  return PodNeeds{*c.exemplar, c.node_selector, c.affinity, c.on_demand_only};
+}
+
+PodNeeds needs_of(const Pod& p) {
+  return PodNeeds{p, p.node_selector, p.required_node_affinity, p.requires_on_demand()};
+}
+
+// ---- The feasibility check. Each step is one predicate; a new predicate is one more step in
+// static_misfit (if it depends only on the class and the node) or dynamic_misfit (if it depends
+// on what is placed), so every caller gets it at once.
+
+namespace {
+
+Misfit of_kind(MisfitKind k) {
+  Misfit m;
+  m.kind = k;
+  return m;
+}
+
+// Room that is on its way for GPU pods, as an in-flight node is, until the device plugin
+// reports (Node::gpus_unreported): counted by the planner, not bound to by a scheduler.
+Misfit gpus_unreported_misfit(const PodNeeds& pod, const NodeSide& side) {
+  if (side.node.gpus_unreported && pod.pod.requests.gpus > 0 && !side.coming_counts)
+    return of_kind(MisfitKind::GpusUnreported);
+  return {};
+}
+
+Misfit node_affinity_misfit(const PodNeeds& pod, const NodeSide& side) {
+  if (pod.node_selector.empty() && pod.affinity.empty()) return {};
+  if (labels_admit(pod.node_selector, pod.affinity, side.labels)) return {};
+  return of_kind(MisfitKind::NodeAffinity);
+}
+
+// fitscale knows the capacity type of a node it launched even before its labels are read (an
+// in-flight instance): a pod that requires on-demand never lands on spot (DESIGN.md).
+Misfit capacity_type_misfit(const PodNeeds& pod, const NodeSide& side) {
+  if (pod.on_demand_only && side.node.managed && side.node.capacity_type == CapacityType::Spot)
+    return of_kind(MisfitKind::CapacityType);
+  return {};
+}
+
+Misfit taint_misfit(const PodNeeds& pod, const NodeSide& side) {
+  if (side.node.taints.empty()) return {};
+  const Taint* t = first_untolerated(pod.pod.tolerations, side.node.taints);
+  if (t == nullptr) return {};
+  Misfit m = of_kind(MisfitKind::Taint);
+  m.taint = t;
+  return m;
+}
+
+Misfit pod_anti_affinity_misfit(const PodNeeds& pod, const NodeSide& side) {
+  if (pod.pod.anti_affinity_hostname.empty() && !side.residents_repel) return {};
+  for (auto span : {side.residents, side.placed}) {
+    for (const Pod* q : span) {
+      if (anti_affinity_conflict(pod.pod, *q)) {
+        Misfit m = of_kind(MisfitKind::PodAntiAffinity);
+        m.other = q;
+        return m;
+      }
+    }
+  }
+  return {};
+}
+
+}  // namespace
+
+Misfit node_misfit(const Node& n, bool coming_counts) {
+  if (n.state == NodeState::Deleting || n.interruption_notice)
+    return of_kind(MisfitKind::NodeBeingRemoved);
+  if (n.unschedulable) return of_kind(MisfitKind::NodeUnschedulable);
+  if (n.state != NodeState::Ready && !coming_counts) return of_kind(MisfitKind::NodeNotReady);
+  return {};
+}
+
+Misfit static_misfit(const PodNeeds& pod, const NodeSide& node) {
+  if (Misfit m = node_misfit(node.node, node.coming_counts)) return m;
+  if (Misfit m = gpus_unreported_misfit(pod, node)) return m;
+  if (Misfit m = node_affinity_misfit(pod, node)) return m;
+  if (Misfit m = capacity_type_misfit(pod, node)) return m;
+  if (Misfit m = taint_misfit(pod, node)) return m;
+  return {};
+}
+
+Misfit dynamic_misfit(const PodNeeds& pod, const NodeSide& node) {
+  if (Misfit m = shortfall(pod.pod.requests, node.free)) return m;
+  if (Misfit m = pod_anti_affinity_misfit(pod, node)) return m;
+  return {};
+}
+
+Misfit misfit(const PodNeeds& pod, const NodeSide& node) {
+  if (Misfit m = static_misfit(pod, node)) return m;
+  return dynamic_misfit(pod, node);
+}
+
+const char* to_string(MisfitKind k) {
+  switch (k) {
+    case MisfitKind::None:
+      return "none";
+    case MisfitKind::NodeNotReady:
+      return "node-not-ready";
+    case MisfitKind::NodeUnschedulable:
+      return "node-unschedulable";
+    case MisfitKind::NodeBeingRemoved:
+      return "node-being-removed";
+    case MisfitKind::GpusUnreported:
+      return "gpus-unreported";
+    case MisfitKind::NodeAffinity:
+      return "node-affinity";
+    case MisfitKind::CapacityType:
+      return "capacity-type";
+    case MisfitKind::Taint:
+      return "taint";
+    case MisfitKind::Resources:
+      return "resources";
+    case MisfitKind::PodAntiAffinity:
+      return "pod-anti-affinity";
+  }
+  return "none";
+}
+
+std::string scheduler_reason(const Misfit& m) {
+  switch (m.kind) {
+    case MisfitKind::None:
+      return "";
+    case MisfitKind::NodeNotReady:
+      return "node(s) were not ready";
+    case MisfitKind::NodeUnschedulable:
+      return "node(s) were unschedulable";
+    case MisfitKind::NodeBeingRemoved:
+      return "node(s) were being removed";
+    case MisfitKind::GpusUnreported:
+      return "node(s) had not reported their GPUs yet";
+    case MisfitKind::NodeAffinity:
+      return "node(s) didn't match Pod's node affinity/selector";
+    case MisfitKind::CapacityType:
+      return "node(s) were spot, the pod requires on-demand";
+    case MisfitKind::Taint:
+      return fmt::format("node(s) had untolerated taint {{{}: {}}}", m.taint->key, m.taint->value);
+    case MisfitKind::Resources:
+      return fmt::format("Insufficient {}", m.resource);
+    case MisfitKind::PodAntiAffinity:
+      return "node(s) didn't match pod anti-affinity rules";
+  }
+  return "";
+}
+
+std::string describe(const Misfit& m) {
+  if (m.kind == MisfitKind::Resources) {
+    const bool milli = m.resource == kResourceCpu;
+    if (milli) return fmt::format("needs {}m cpu, {}m free", m.wanted, m.free);
+    return fmt::format("needs {} {}, {} free", m.wanted, m.resource, m.free);
+  }
+  if (m.kind == MisfitKind::PodAntiAffinity && m.other != nullptr)
+    return fmt::format("anti-affinity with pod {}", m.other->key());
+  return scheduler_reason(m);
 }
 
 }  // namespace fitscale::planner

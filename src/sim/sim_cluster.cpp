@@ -4,6 +4,21 @@
 
 namespace fitscale {
 
+planner::Misfit binder_misfit(const Pod& pod, const SimNode& node, const Resources& free) {
+  if (planner::Misfit m = binder_static_misfit(pod, node)) return m;
+  return binder_dynamic_misfit(pod, node, free);
+}
+
+planner::Misfit binder_static_misfit(const Pod& pod, const SimNode& node) {
+  return planner::static_misfit(planner::needs_of(pod),
+                                planner::NodeSide{node.node, node.node.labels, node.free});
+}
+
+planner::Misfit binder_dynamic_misfit(const Pod& pod, const SimNode& node, const Resources& free) {
+  return planner::dynamic_misfit(planner::needs_of(pod),
+                                 planner::NodeSide{node.node, node.node.labels, free});
+}
+
 ClusterState SimCluster::observe() {
   ClusterState s;
   s.synced = true;

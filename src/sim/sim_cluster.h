@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "controller/interfaces.h"
+#include "planner/predicates.h"
 
 namespace fitscale {
 
@@ -24,6 +25,16 @@ struct SimEvent {
   ObjectRef about;
   std::string type, reason, message;
 };
+
+// The planner's feasibility check as the engine's binder asks it: may `pod` be bound to `node`
+// now, with `free` as the node's room (its own, or what a gang's tentative placements left).
+// Simulated nodes carry canonical labels (the simulated cloud labels them from the catalog), and
+// trace pods carry no pod terms, so no resident pods are passed.
+planner::Misfit binder_misfit(const Pod& pod, const SimNode& node, const Resources& free);
+// Its two halves, for a binder that decides the static half once per class and node
+// (planner::static_misfit, planner::dynamic_misfit); binder_misfit is the one then the other.
+planner::Misfit binder_static_misfit(const Pod& pod, const SimNode& node);
+planner::Misfit binder_dynamic_misfit(const Pod& pod, const SimNode& node, const Resources& free);
 
 class SimCluster final : public ClusterView {
  public:

@@ -424,10 +424,7 @@ void Engine::schedule() {
     if (fresh) {
       for (const auto& name : room) {
         SimNode* n = cluster_.node(name);
-        if (!planner::labels_admit(exemplar->node_selector, exemplar->required_node_affinity,
-                                   n->node.labels))
-          continue;
-        if (!tolerates_all(exemplar->tolerations, n->node.taints)) continue;
+        if (binder_static_misfit(*exemplar, *n)) continue;
         slot->second.push_back(Candidate{&n->node.name, n});  // the room set may drop `name`
       }
     }
@@ -446,7 +443,7 @@ void Engine::schedule() {
         auto tk = std::find_if(taken.begin(), taken.end(),
                                [&](const auto& kv) { return kv.first == c.node; });
         const Resources& free = tk != taken.end() ? tk->second : now_free;
-        if (!planner::fits(t.requests, free)) continue;
+        if (binder_dynamic_misfit(*exemplar, *c.node, free)) continue;
         Resources left = free - t.requests;
         // Most-allocated first: fill the node that will have least left, so others can empty.
         if (best == nullptr || left.gpus < best_left.gpus ||

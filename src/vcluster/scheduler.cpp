@@ -6,7 +6,9 @@
 #include <map>
 #include <optional>
 
+#include "kube/pod_group_codec.h"
 #include "model/error.h"
+#include "model/pod_group.h"
 #include "model/time.h"
 #include "planner/pod_class.h"
 #include "planner/predicates.h"
@@ -18,15 +20,37 @@
 namespace fitscale::vcluster {
 namespace {
 
+// Where the store keeps PodGroup objects: custom resources are stored by plural.group.
+constexpr const char* kPodGroupStorage = "podgroups.scheduling.x-k8s.io";
+
 struct NodeSlot {
   Node node;
   Labels canonical;
   Resources used;
+  Resources free;  // allocatable - used, kept so the check allocates nothing
   std::vector<const Pod*> residents;
-  std::vector<Pod> placed;  // tentatively placed this pass
+  std::vector<const Pod*> placed;  // tentatively placed this pass (pending pods)
   // A resident or placed pod has anti-affinity terms: every pod is checked against them here.
   bool repels = false;
 };
+
+// The slot as the planner's feasibility check sees it: a binder binds to Ready nodes only.
+planner::NodeSide side_of(const NodeSlot& s) {
+  return planner::NodeSide{s.node, s.canonical, s.free, s.residents, s.placed, s.repels, false};
+}
+
+void take(NodeSlot& s, const Pod& p) {
+  s.used += p.requests;
+  s.free -= p.requests;
+  s.placed.push_back(&p);
+  if (!p.anti_affinity_hostname.empty()) s.repels = true;
+}
+
+void give_back(NodeSlot& s, const Pod& p) {
+  s.used -= p.requests;
+  s.free += p.requests;
+  s.placed.pop_back();
+}
 
 // What one pass knows of a class of identical pending pods (planner::build_classes): the nodes
 // whose state, labels and taints admit it (only room changes during a pass), and, once one of
@@ -45,46 +69,25 @@ struct PendingPod {
   Pod pod;
 };
 
-// Why a pod does not fit on one node, as kube-scheduler words it.
-std::string misfit(const Pod& pod, const NodeSlot& slot) {
-  if (slot.node.state != NodeState::Ready) return "node(s) were not ready";
-  if (slot.node.unschedulable) return "node(s) were unschedulable";
-  if (!planner::labels_admit(pod.node_selector, pod.required_node_affinity, slot.canonical)) {
-    return "node(s) didn't match Pod's node affinity/selector";
-  }
-  if (const Taint* t = first_untolerated(pod.tolerations, slot.node.taints)) {
-    return fmt::format("node(s) had untolerated taint {{{}: {}}}", t->key, t->value);
-  }
-  const Resources avail = slot.node.allocatable - slot.used;
-  if (!planner::fits(pod.requests, avail)) {
-    return "Insufficient " + pod.requests.first_shortfall(avail);
-  }
-  for (const Pod* r : slot.residents) {
-    if (r->ns == pod.ns && planner::anti_affinity_conflict(pod, *r)) {
-      return "node(s) didn't match pod anti-affinity rules";
+// The coscheduling PodGroups in the store (none when their CRD is not installed); one that
+// does not decode sizes nothing, as the planner's informer skips it.
+std::vector<PodGroupView> pod_groups(const ObjectStore& store) {
+  std::vector<PodGroupView> out;
+  for (const auto& g : store.list_shared(kPodGroupStorage).items) {
+    try {
+      out.push_back(decode_pod_group(*g));
+    } catch (const InputError&) {
+      continue;
     }
   }
-  for (const Pod& r : slot.placed) {
-    if (r.ns == pod.ns && planner::anti_affinity_conflict(pod, r)) {
-      return "node(s) didn't match pod anti-affinity rules";
-    }
-  }
-  return "";
+  return out;
 }
 
-std::optional<std::pair<std::string, std::int64_t>> gang_of(const Pod& pod) {
-  for (auto key : {label::kGang, label::kPodGroup}) {
-    auto it = pod.labels.find(key);
-    if (it == pod.labels.end()) continue;
-    std::int64_t size = 1;
-    if (auto s = pod.labels.find(label::kGangSize); s != pod.labels.end()) {
-      size = std::atoll(s->second.c_str());
-    } else if (auto a = pod.annotations.find(annotation::kGangSize); a != pod.annotations.end()) {
-      size = std::atoll(a->second.c_str());
-    }
-    return std::make_pair(pod.ns + "/" + it->second, std::max<std::int64_t>(size, 1));
-  }
-  return std::nullopt;
+// The gang a pod belongs to, as the planner reads it (the decoder's Gang, sized by its PodGroup
+// object when there is one): "ns/name", or nullopt for a pod on its own.
+std::optional<std::string> gang_key(const Pod& pod) {
+  if (!pod.gang) return std::nullopt;
+  return pod.ns + "/" + pod.gang->name;
 }
 
 // Most-allocated first: the node where the pod leaves the least room, so pods pack onto nodes
@@ -92,10 +95,10 @@ std::optional<std::pair<std::string, std::int64_t>> gang_of(const Pod& pod) {
 NodeSlot* best_node(const Pod& pod, std::vector<NodeSlot>& slots, std::map<std::string, int>& why) {
   NodeSlot* best = nullptr;
   double best_share = -1;
+  const planner::PodNeeds needs = planner::needs_of(pod);
   for (auto& s : slots) {
-    std::string reason = misfit(pod, s);
-    if (!reason.empty()) {
-      ++why[reason];
+    if (const planner::Misfit m = planner::misfit(needs, side_of(s))) {
+      ++why[planner::scheduler_reason(m)];
       continue;
     }
     double share = planner::dominant_share(s.used + pod.requests, s.node.allocatable);
@@ -113,10 +116,10 @@ NodeSlot* best_admitting_node(const Pod& pod, const std::vector<std::uint32_t>& 
                               std::vector<NodeSlot>& slots) {
   NodeSlot* best = nullptr;
   double best_share = -1;
+  const planner::PodNeeds needs = planner::needs_of(pod);
   for (std::uint32_t i : admitting) {
     NodeSlot& s = slots[i];
-    if (!planner::fits(pod.requests, s.node.allocatable - s.used)) continue;
-    if (s.repels && !misfit(pod, s).empty()) continue;
+    if (planner::dynamic_misfit(needs, side_of(s))) continue;
     const double share = planner::dominant_share(s.used + pod.requests, s.node.allocatable);
     if (share > best_share) {
       best_share = share;
@@ -127,9 +130,7 @@ NodeSlot* best_admitting_node(const Pod& pod, const std::vector<std::uint32_t>& 
 }
 
 bool admits_statically(const Pod& pod, const NodeSlot& slot) {
-  return slot.node.state == NodeState::Ready && !slot.node.unschedulable &&
-         planner::labels_admit(pod.node_selector, pod.required_node_affinity, slot.canonical) &&
-         first_untolerated(pod.tolerations, slot.node.taints) == nullptr;
+  return !planner::static_misfit(planner::needs_of(pod), side_of(slot));
 }
 
 std::string unschedulable_message(std::size_t nodes, const std::map<std::string, int>& why) {
@@ -186,6 +187,7 @@ SchedulerPass schedule_pending_pods(ObjectStore& store, const Clock& clock,
       NodeSlot s;
       s.node = node_for_scheduling(nj, gpu_models);
       s.canonical = planner::canonical_labels(s.node.labels, gpu_models);
+      s.free = s.node.allocatable;
       slot_by_name[s.node.name] = slots.size();
       slots.push_back(std::move(s));
     } catch (const InputError&) {
@@ -196,16 +198,26 @@ SchedulerPass schedule_pending_pods(ObjectStore& store, const Clock& clock,
   std::vector<PendingPod> pending;
   std::vector<nlohmann::json> gated;
   bound.reserve(pods.size());
+  std::vector<Pod> live;
+  std::vector<const nlohmann::json*> live_json;
   for (const auto& shared_pod : pods) {
     const nlohmann::json& pj = *shared_pod;
+    // Pod::finished read off the JSON, before decoding: a cluster keeps many finished pods.
     const std::string phase = pod_phase(pj);
     if (phase == "Succeeded" || phase == "Failed") continue;
-    Pod p;
     try {
-      p = pod_for_scheduling(pj, gpu_models);
+      Pod p = pod_for_scheduling(pj, gpu_models);
+      live.push_back(std::move(p));
+      live_json.push_back(&pj);
     } catch (const InputError& e) {
       continue;  // never schedulable; kubectl describe shows the spec as written
     }
+  }
+  // Coscheduling gangs take their size from their PodGroup objects, as the planner's do.
+  apply_pod_groups(live, pod_groups(store));
+  for (std::size_t i = 0; i < live.size(); ++i) {
+    const nlohmann::json& pj = *live_json[i];
+    Pod p = std::move(live[i]);
     if (!p.node_name.empty()) {
       bound.push_back(std::move(p));
       continue;
@@ -236,6 +248,7 @@ SchedulerPass schedule_pending_pods(ObjectStore& store, const Clock& clock,
     auto it = slot_by_name.find(p.node_name);
     if (it == slot_by_name.end()) continue;
     slots[it->second].used += p.requests;
+    slots[it->second].free -= p.requests;
     slots[it->second].residents.push_back(&p);
     if (!p.anti_affinity_hostname.empty()) slots[it->second].repels = true;
   }
@@ -263,22 +276,22 @@ SchedulerPass schedule_pending_pods(ObjectStore& store, const Clock& clock,
   // Gang members present (bound or pending), to hold back incomplete gangs.
   std::map<std::string, std::int64_t> gang_members;
   for (const Pod& p : bound) {
-    if (auto g = gang_of(p)) ++gang_members[g->first];
+    if (auto g = gang_key(p)) ++gang_members[*g];
   }
   for (const auto& pp : pending) {
-    if (auto g = gang_of(pp.pod)) ++gang_members[g->first];
+    if (auto g = gang_key(pp.pod)) ++gang_members[*g];
   }
 
   // Units of scheduling: one pod, or every pending member of a gang.
   std::vector<std::vector<PendingPod*>> units;
   std::map<std::string, std::size_t> unit_of_gang;
   for (auto& pp : pending) {
-    auto g = gang_of(pp.pod);
+    auto g = gang_key(pp.pod);
     if (!g) {
       units.push_back({&pp});
       continue;
     }
-    auto [it, fresh] = unit_of_gang.emplace(g->first, units.size());
+    auto [it, fresh] = unit_of_gang.emplace(*g, units.size());
     if (fresh) units.emplace_back();
     units[it->second].push_back(&pp);
   }
@@ -287,11 +300,14 @@ SchedulerPass schedule_pending_pods(ObjectStore& store, const Clock& clock,
     std::map<std::string, int> why;
     std::vector<std::pair<PendingPod*, NodeSlot*>> placed;
     std::string failure;
-    if (auto g = gang_of(unit.front()->pod); g && gang_members[g->first] < g->second) {
-      failure =
-          fmt::format("gang {} has {} of {} members", g->first, gang_members[g->first], g->second);
+    const Pod& first = unit.front()->pod;
+    if (auto g = gang_key(first); g && first.gang->size_unknown) {
+      // The coscheduling plugin denies a group's pods until its PodGroup says its size.
+      failure = pod_group_missing_reason(first.ns, first.gang->name);
+    } else if (g && gang_members[*g] < first.gang->size) {
+      failure = fmt::format("gang {} has {} of {} members", *g, gang_members[*g], first.gang->size);
     }
-    const bool lone = unit.size() == 1 && !gang_of(unit.front()->pod);
+    const bool lone = unit.size() == 1 && !first.gang;
     for (auto* pp : unit) {
       if (!failure.empty()) break;
       NodeSlot* slot = nullptr;
@@ -320,17 +336,13 @@ SchedulerPass schedule_pending_pods(ObjectStore& store, const Clock& clock,
         }
         break;
       }
-      slot->used += pp->pod.requests;
-      slot->placed.push_back(pp->pod);
-      if (!pp->pod.anti_affinity_hostname.empty()) slot->repels = true;
+      take(*slot, pp->pod);
       placed.emplace_back(pp, slot);
     }
     if (!failure.empty()) {
       // All or nothing: give back what this unit took.
-      for (auto& [pp, slot] : placed) {
-        slot->used -= pp->pod.requests;
-        slot->placed.pop_back();
-      }
+      for (auto it = placed.rbegin(); it != placed.rend(); ++it)
+        give_back(*it->second, it->first->pod);
       if (!placed.empty()) ++epoch;
       for (auto* pp : unit) {
         bool newly = false;

@@ -142,14 +142,15 @@ TEST(PodLifecycle, CapacityNodeIsTheBoundNodeElseTheNominatedOne) {
   EXPECT_EQ(*b.capacity_node(), "n1");
 }
 
-TEST(PodLifecycle, PinsNodeOnlyLiveBatchOrDoNotDisruptPods) {
+TEST(PodLifecycle, PinsNodeBatchOrDoNotDisruptPodsThatHoldResources) {
   EXPECT_TRUE(bound(PodPhase::Running).pins_node());
   EXPECT_TRUE(bound(PodPhase::Pending).pins_node());
   EXPECT_TRUE(bound(PodPhase::Running, "").pins_node()) << "a bare pod is batch";
   Pod t = bound(PodPhase::Running);
   t.terminating = true;
-  EXPECT_FALSE(t.pins_node()) << "issue 13: a Terminating pod on a dead node pinned it forever";
-  EXPECT_FALSE(bound(PodPhase::Unknown).pins_node()) << "nothing known runs there";
+  EXPECT_TRUE(t.pins_node()) << "it may be using its grace period: pinned until it is gone";
+  EXPECT_TRUE(bound(PodPhase::Unknown).pins_node()) << "it may still run (the NotReady rule "
+                                                       "removes a dead node regardless)";
   EXPECT_FALSE(bound(PodPhase::Succeeded).pins_node());
   EXPECT_FALSE(bound(PodPhase::Running, "ReplicaSet").pins_node());
   EXPECT_FALSE(bound(PodPhase::Running, "DaemonSet").pins_node());
@@ -160,16 +161,35 @@ TEST(PodLifecycle, PinsNodeOnlyLiveBatchOrDoNotDisruptPods) {
   EXPECT_FALSE(make_pod().pins_node()) << "unbound";
 }
 
-TEST(PodLifecycle, MeteredBoundPendingOrRunningButNotDaemonsOrMirrors) {
+TEST(PodLifecycle, MeteredWhileItHoldsResourcesButNotDaemonsOrMirrors) {
   EXPECT_TRUE(bound(PodPhase::Running).metered());
   EXPECT_TRUE(bound(PodPhase::Running, "ReplicaSet").metered());
   Pod t = bound(PodPhase::Running);
   t.terminating = true;
   EXPECT_TRUE(t.metered()) << "it still takes its share until it is gone";
-  EXPECT_FALSE(bound(PodPhase::Unknown).metered());
+  EXPECT_TRUE(bound(PodPhase::Unknown).metered()) << "it holds its room as kube-scheduler counts";
   EXPECT_FALSE(bound(PodPhase::Failed).metered());
   EXPECT_FALSE(bound(PodPhase::Running, "DaemonSet").metered());
   EXPECT_FALSE(make_pod().metered());
+}
+
+TEST(PodLifecycle, APodThatHoldsNothingPinsMetersAndIsEvictedNowhere) {
+  for (PodPhase ph : {PodPhase::Pending, PodPhase::Running, PodPhase::Succeeded, PodPhase::Failed,
+                      PodPhase::Unknown}) {
+    for (const char* kind : {"Job", "", "ReplicaSet", "DaemonSet"}) {
+      for (bool terminating : {false, true}) {
+        for (bool on_node : {false, true}) {
+          Pod p = bound(ph, kind);
+          p.terminating = terminating;
+          if (!on_node) p.node_name.clear();
+          if (p.holds_resources()) continue;
+          EXPECT_FALSE(p.pins_node()) << to_string(ph) << " " << kind;
+          EXPECT_FALSE(p.metered()) << to_string(ph) << " " << kind;
+          EXPECT_FALSE(p.evictable_service()) << to_string(ph) << " " << kind;
+        }
+      }
+    }
+  }
 }
 
 TEST(PodLifecycle, EvictableServiceIsALiveNonBatchPod) {
@@ -179,7 +199,8 @@ TEST(PodLifecycle, EvictableServiceIsALiveNonBatchPod) {
   EXPECT_FALSE(bound(PodPhase::Running, "DaemonSet").evictable_service());
   Pod t = bound(PodPhase::Running, "ReplicaSet");
   t.terminating = true;
-  EXPECT_FALSE(t.evictable_service());
+  EXPECT_FALSE(t.evictable_service()) << "being deleted already";
+  EXPECT_FALSE(bound(PodPhase::Succeeded, "ReplicaSet").evictable_service());
   Pod dnd = bound(PodPhase::Running, "ReplicaSet");
   dnd.annotations = {{"fitscale.io/do-not-disrupt", "true"}};
   EXPECT_FALSE(dnd.evictable_service());

@@ -36,16 +36,28 @@ TEST(DrainCheck, APodBoundAfterTheCordonGivesTheNodeBackEvenIfStillPending) {
   EXPECT_EQ(check_drain(kCordoned, kCordoned, {&running}).step, DrainStep::GiveBack);
 }
 
-TEST(DrainCheck, DaemonsFinishedAndEvictedPodsLeaveItEmpty) {
+TEST(DrainCheck, DaemonsAndFinishedPodsLeaveItEmpty) {
   Pod daemon = bound("agent", PodPhase::Running);
   daemon.owner = {"DaemonSet", "agent", "uid-ds"};
   const Pod done = bound("done", PodPhase::Succeeded);
   const Pod failed = bound("crashed", PodPhase::Failed);
+  EXPECT_EQ(check_drain(kCordoned, kCordoned + 5, {&daemon, &done, &failed}).step,
+            DrainStep::Delete);
+}
+
+TEST(DrainCheck, EvictedPodsAreWaitedForUntilGoneOrPastTheGracefulTerminationLimit) {
   Pod evicted = bound("web", PodPhase::Running);
   evicted.owner = {"ReplicaSet", "web-rs", "uid-rs"};
   evicted.terminating = true;
-  EXPECT_EQ(check_drain(kCordoned, kCordoned + 5, {&daemon, &done, &failed, &evicted}).step,
-            DrainStep::Delete);
+  EXPECT_EQ(check_drain(kCordoned, kCordoned + 5, {&evicted}).step, DrainStep::Wait)
+      << "a Terminating pod holds its room (and its grace period) until it is gone";
+  EXPECT_EQ(check_drain(kCordoned, kCordoned + planner::kMaxGracefulTerminationS, {&evicted}).step,
+            DrainStep::Wait);
+  EXPECT_EQ(
+      check_drain(kCordoned, kCordoned + planner::kMaxGracefulTerminationS + 1, {&evicted}).step,
+      DrainStep::Delete)
+      << "one stuck Terminating does not keep the node for ever";
+  EXPECT_EQ(check_drain(kCordoned, kCordoned + 5, {}).step, DrainStep::Delete) << "gone";
 }
 
 }  // namespace
