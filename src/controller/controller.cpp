@@ -12,6 +12,7 @@
 #include "controller/launch_node_spec.h"
 #include "controller/launch_tracker.h"
 #include "controller/loop_work.h"
+#include "controller/reclaim_taints.h"
 #include "controller/runtime_watch.h"
 #include "controller/snapshot_builder.h"
 #include "controller/startup_taints.h"
@@ -394,6 +395,13 @@ LoopResult Controller::reconcile() {
       ++it;
     }
   }
+
+  // Room whose launch job ended is closed to cheap work, or opened again for pending work
+  // (planner/reclaim.h), before planning: the plan then places pods where the scheduler may
+  // bind them.
+  const planner::ReclaimChange reclaim = planner::decide_reclaim(snapshot, catalog_, policy, now);
+  if (!reclaim.empty() && !apply_reclaim(reclaim, snapshot, cluster_, recorder_, !act))
+    st.force_plan = true;
 
   // --- Plan.
   stats.observe_s = phase_done();

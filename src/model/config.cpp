@@ -731,8 +731,9 @@ Config parse_config(std::string_view yaml, std::string_view source) {
     }
   }
   if (auto n = root["scaleDown"]) {
-    r.expect_map(n, "scaleDown",
-                 {"emptyAfter", "registerTimeout", "notReadyAfter", "delayAfterLaunch"});
+    r.expect_map(
+        n, "scaleDown",
+        {"emptyAfter", "registerTimeout", "notReadyAfter", "delayAfterLaunch", "reclaimFactor"});
     if (!n.IsNull()) {
       if (auto v = n["emptyAfter"])
         c.scale_down.empty_after_s = r.duration(v, "scaleDown.emptyAfter", 0);
@@ -744,6 +745,9 @@ Config parse_config(std::string_view yaml, std::string_view source) {
       }
       if (auto v = n["delayAfterLaunch"]) {
         c.scale_down.delay_after_launch_s = r.duration(v, "scaleDown.delayAfterLaunch", 0);
+      }
+      if (auto v = n["reclaimFactor"]) {
+        c.scale_down.reclaim_factor = r.number(v, "scaleDown.reclaimFactor", 0);
       }
     }
   }

@@ -36,6 +36,10 @@ struct ScaleDownConfig {
   // A node is never removed as empty this soon after its launch: kube-scheduler may not have
   // bound the pods it was launched for yet (a burst of thousands keeps it busy for minutes).
   Seconds delay_after_launch_s = 300;
+  // Room on a node whose launch job ended is closed to new pods (the fitscale.io/reclaim taint,
+  // docs/planner.md) while it costs more than this many times what the pending pods that would
+  // fill it cost on new nodes. 0: never.
+  double reclaim_factor = 2.0;
 };
 
 // alerts: budget threshold webhooks (Slack-compatible {"text": ...}).

@@ -26,6 +26,7 @@ LogLevel level_of(ActionKind kind) {
     case ActionKind::Evict:
     case ActionKind::Keep:
     case ActionKind::Ungate:
+    case ActionKind::Reclaim:
       return LogLevel::Info;
     case ActionKind::LaunchFailed:
     case ActionKind::Refuse:

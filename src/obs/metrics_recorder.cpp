@@ -201,10 +201,11 @@ void MetricsRecorder::action(const ActionRecord& r) {
       break;
     // Keep: logged once per node and reason, the node's cost shows it; MaxRuntimeExceeded:
     // logged and alerted once per job and period; Ungate: the pod is then pending or running
-    // like any other.
+    // like any other; Reclaim: the node's taints show it.
     case ActionKind::Keep:
     case ActionKind::MaxRuntimeExceeded:
     case ActionKind::Ungate:
+    case ActionKind::Reclaim:
       break;
   }
 }

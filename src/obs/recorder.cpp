@@ -26,6 +26,8 @@ const char* to_string(ActionKind k) {
       return "max-runtime-exceeded";
     case ActionKind::Ungate:
       return "ungate";
+    case ActionKind::Reclaim:
+      return "reclaim";
   }
   return "unknown";
 }

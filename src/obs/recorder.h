@@ -28,6 +28,10 @@ enum class ActionKind {
   // pods): once per job and period; budget alerts post it to the webhook.
   MaxRuntimeExceeded,
   Ungate,  // a pod's budget gate (fitscale.io/budget) removed: its job fits its budgets
+  // The fitscale.io/reclaim taint put on a node (fields["taint"] "added") or taken off
+  // ("removed"): its launch job ended and its room is too dear for the pending work
+  // (planner/reclaim.h).
+  Reclaim,
 };
 const char* to_string(ActionKind k);
 

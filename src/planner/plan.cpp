@@ -12,6 +12,7 @@
 #include "model/gang_sources/gang_of.h"
 #include "planner/admission.h"
 #include "planner/backfill.h"
+#include "planner/capacity_type.h"
 #include "planner/gangs.h"
 #include "planner/least_waste.h"
 #include "planner/offering_choice.h"
@@ -211,7 +212,10 @@ class Planner {
   void price_lone_classes() {
     all_zone_offerings_ = planner::offerings_in_zones(catalog_, policy_);
     zone_offerings_ = planner::with_room(pools_, all_zone_offerings_);
-    const std::vector<PodClass> base = planner::build_classes(s_.pods, lone_, catalog_.gpu_models);
+    // Spot unless a pod's expected loss there is above the on-demand premium (capacity_type.h).
+    const std::vector<PodClass> base =
+        planner::split_by_expected_loss(planner::build_classes(s_.pods, lone_, catalog_.gpu_models),
+                                        s_.pods, catalog_, all_zone_offerings_);
     pod_class_.assign(s_.pods.size(), -1);
     no_offering_.reserve(base.size());
     // Classes that differ only in labels or anti-affinity (topology spread makes many) may
@@ -463,7 +467,10 @@ class Planner {
       gang_dearest.clear();
       if (j.gang >= 0) {
         const GangGroup& g = gangs_[static_cast<std::size_t>(j.gang)];
-        auto members = planner::build_classes(s_.pods, g.pending, catalog_.gpu_models);
+        // A gang restarts when any of its nodes is taken back: its pods' hazards add up.
+        auto members = planner::split_by_expected_loss(
+            planner::build_classes(s_.pods, g.pending, catalog_.gpu_models), s_.pods, catalog_,
+            all_zone_offerings_, g.size);
         if (budgets && existing_->has_nodes()) {
           for (const PodClass& c : members) {
             if (!c.exemplar->held_by_budget_gate()) continue;

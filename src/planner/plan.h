@@ -32,6 +32,9 @@ struct Policy {
   Seconds not_ready_after_s =
       1200;  // a node NotReady this long is removed (scaleDown.notReadyAfter)
   Seconds delay_after_launch_s = 300;  // never removed as empty sooner after launch
+  // A node whose launch job ended is tainted fitscale.io/reclaim while its free room costs more
+  // than this many times the pending work that would fill it (planner/reclaim.h); 0: never.
+  double reclaim_factor = 2.0;
   Budgets budgets = safe_default_budgets();
   bool enforce_budgets = true;
   // Offerings currently backed off after a launch failure (Offering::key()).

@@ -18,6 +18,7 @@ Policy policy_from_config(const Config& config) {
   p.register_timeout_s = config.scale_down.register_timeout_s;
   p.not_ready_after_s = config.scale_down.not_ready_after_s;
   p.delay_after_launch_s = config.scale_down.delay_after_launch_s;
+  p.reclaim_factor = config.scale_down.reclaim_factor;
   p.budgets = budgets_or_defaults(config);
   p.enforce_budgets = true;
   return p;

@@ -66,6 +66,7 @@ bool SimCluster::uncordon(const std::string& node) {
   if (it == nodes_.end()) return false;
   if (it->second.node.unschedulable) {
     it->second.node.unschedulable = false;
+    room_opened_ = true;
     update_room(node, it->second);
     it->second.revision = ++generation_;
     nodes_changed_ = true;
@@ -89,6 +90,7 @@ bool SimCluster::remove_taint(const std::string& node, const std::string& key) {
   auto it = nodes_.find(node);
   if (it == nodes_.end()) return false;
   if (std::erase_if(it->second.node.taints, [&](const Taint& t) { return t.key == key; }) != 0) {
+    room_opened_ = true;
     it->second.revision = ++generation_;
     nodes_changed_ = true;
   }

@@ -7,6 +7,7 @@
 #include <set>
 #include <string>
 #include <unordered_map>
+#include <utility>
 #include <vector>
 
 #include "controller/interfaces.h"
@@ -78,6 +79,9 @@ class SimCluster final : public ClusterView {
   // Pods whose last scheduling gate the controller removed since the last call: the engine's
   // scheduler may bind them now.
   std::vector<std::string> take_ungated();
+  // Whether a node was opened to new pods (uncordoned, or a taint removed: the reclaim taint)
+  // since the last call: the engine's scheduler may bind pending pods there now.
+  bool take_room_opened() { return std::exchange(room_opened_, false); }
 
   const Pod* pod(const std::string& key) const;
   // The engine may change `free` and `pods` through this, never `node` (lend() would not know).
@@ -109,6 +113,7 @@ class SimCluster final : public ClusterView {
   std::vector<std::string> lost_;
   std::vector<std::string> deleted_;
   std::vector<std::string> ungated_;
+  bool room_opened_ = false;
   std::map<std::string, std::int64_t> event_counts_;
   std::vector<SimEvent> events_;
 };

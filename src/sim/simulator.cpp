@@ -18,6 +18,7 @@
 #include "model/error.h"
 #include "model/extended_resource_toleration.h"
 #include "planner/baseline_policy.h"
+#include "planner/capacity_type.h"
 #include "planner/policy_from_config.h"
 #include "planner/predicates.h"
 #include "sim/random.h"
@@ -73,7 +74,8 @@ struct Job {
 // for the report's idle cost and its breakdown of the excess over the lower bound.
 struct Meter {
   std::string id;
-  std::string node;  // Node name once registered
+  std::string node;     // Node name once registered
+  std::string ns, job;  // the job it was launched for (its pods bind here first)
   CapacityType capacity_type = CapacityType::Spot;
   Micros price = 0;
   std::int64_t gpus = 0;
@@ -330,6 +332,13 @@ void Engine::submit(std::size_t j) {
     if (!t.gpu_model.empty()) p.node_selector.emplace(label::kGpuModel, t.gpu_model);
     if (t.on_demand) p.node_selector.emplace(label::kCapacityType, "on-demand");
     p.annotations.emplace(annotation::kSimDuration, std::to_string(t.duration_s) + "s");
+    // What a team that knows its jobs declares (planner/capacity_type.h): spot or on-demand is
+    // chosen from the expected loss of an interruption.
+    p.annotations.emplace(annotation::kExpectedRuntime, std::to_string(t.duration_s) + "s");
+    if (t.checkpoint_interval_s) {
+      p.annotations.emplace(annotation::kCheckpointInterval,
+                            std::to_string(*t.checkpoint_interval_s) + "s");
+    }
     // As a real cluster's ExtendedResourceToleration admission does: GPU pods tolerate the
     // default pool's nvidia.com/gpu taint.
     add_extended_resource_tolerations(p);
@@ -688,6 +697,8 @@ void Engine::notice_cloud_changes() {
     Meter m;
     m.id = inst.id;
     m.capacity_type = inst.capacity_type;
+    m.ns = inst.owner_namespace;
+    m.job = inst.job;
     m.price = inst.price_micros_per_hour;
     m.launched = inst.launched_at - o_.start;
     const InstanceType* type = catalog_.find_type(inst.instance_type);
@@ -746,6 +757,7 @@ void Engine::notice_cloud_changes() {
 void Engine::tick() {
   controller_.reconcile();
   if (!cluster_.take_ungated().empty()) sched_dirty_ = true;  // admitted: bind before time moves
+  if (cluster_.take_room_opened()) sched_dirty_ = true;       // a reclaim taint went
   note_committed();
   // Pods the controller took away (evicted, node deleted) fail their jobs.
   std::set<std::size_t> failed;
