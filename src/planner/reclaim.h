@@ -31,12 +31,12 @@ struct ReclaimChange {
 // - a pod that declares its expected runtime T (fitscale.io/expected-runtime) when the node's
 //   pods all do too: it keeps the node alive past when they would have left it (their start
 //   plus their expected runtime, L from now) for max(0, T - L) at the node's price; that must
-//   be at most `policy.reclaim_factor` times what it costs on a node of its own for T, at its
+//   be at most `policy.reclaim_factor` / 2 times what it costs on a node of its own for T, at its
 //   lower bound (lower_bound_usd_per_hour). A short pod rides for free in room a long one holds;
 //   a long one does not keep a node alive that would otherwise go.
 // - otherwise, by price alone: the pods that would fill the room must cost, at their lower bound
-//   on new nodes, at least 1/`reclaim_factor` of the room's price (the node's price times one
-//   minus the dominant share its pods use).
+//   on new nodes, at least 1/(2 x `reclaim_factor`) of the room's price (the node's price times
+//   one minus the dominant share its pods use): without runtimes a pod may be a free rider.
 // A pending pod that no new node can hold keeps any node it fits open. `reclaim_factor` <= 0:
 // never taint (and every reclaim taint is removed).
 ReclaimChange decide_reclaim(const Snapshot& snapshot, const Catalog& catalog, const Policy& policy,
