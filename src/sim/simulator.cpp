@@ -74,8 +74,7 @@ struct Job {
 // for the report's idle cost and its breakdown of the excess over the lower bound.
 struct Meter {
   std::string id;
-  std::string node;     // Node name once registered
-  std::string ns, job;  // the job it was launched for (its pods bind here first)
+  std::string node;  // Node name once registered
   CapacityType capacity_type = CapacityType::Spot;
   Micros price = 0;
   std::int64_t gpus = 0;
@@ -697,8 +696,6 @@ void Engine::notice_cloud_changes() {
     Meter m;
     m.id = inst.id;
     m.capacity_type = inst.capacity_type;
-    m.ns = inst.owner_namespace;
-    m.job = inst.job;
     m.price = inst.price_micros_per_hour;
     m.launched = inst.launched_at - o_.start;
     const InstanceType* type = catalog_.find_type(inst.instance_type);

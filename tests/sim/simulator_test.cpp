@@ -193,6 +193,9 @@ TEST(Simulator, JobShorterThanTheGapToTheNextEventCompletes) {
   const Catalog catalog = one_gpu_catalog();
   SimOptions o = hand_options();
   o.policy.budgets.gate = false;
+  // a's node is left by its launch job at 280; with the reclaim taint b would wait for the loop
+  // at 290 to open it (docs/planner.md step 12). This test is about the completion event.
+  o.policy.reclaim_factor = 0;
   SimReport r = simulate(trace(std::string(kHeader) + "0,a,team-a,1,4,16Gi,1,V100,100,,\n"
                                                       "285,b,team-a,1,4,16Gi,1,V100,3,,\n"),
                          catalog, o);
@@ -410,6 +413,11 @@ struct BurstyTeams {
   }
   SimOptions options(MaxRuntimeAction action, bool gate) const {
     SimOptions o = hand_options();
+    // Budgets are the subject: the reclaim taint would pack these 1-GPU pods differently (on a
+    // 2-GPU-only catalog it prices a pod's own node at the fluid bound, half a node, and sends
+    // more of them to new nodes), and under maxRuntimeAction alert three jobs then meet the
+    // month caps.
+    o.policy.reclaim_factor = 0;
     o.policy.budgets = Budgets{};
     o.policy.budgets.gate = gate;
     o.policy.budgets.defaults.max_runtime = 3600;
