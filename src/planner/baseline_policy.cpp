@@ -11,6 +11,7 @@ Policy with_baseline(Policy base, PolicyKind kind) {
   if (kind == PolicyKind::Fitscale) return base;
   base.enforce_budgets = false;
   base.gangs = false;
+  base.reclaim_factor = 0;  // neither system taints a node to keep cheap work off its room
   if (kind == PolicyKind::ClusterAutoscaler) {
     base.offering_pick = OfferingPick::LeastWaste;
     base.empty_ttl_s = kCaUnneeded;
