@@ -152,7 +152,9 @@ TEST(Controller, EmptyNodeIsRemovedAfterTheTtlAndNotBefore) {
 TEST(Controller, APodBoundBetweenTheSnapshotAndTheCordonKeepsItsNodeAndRuns) {
   // kube-scheduler binds a pod to the empty node in the instant between the snapshot that
   // found it empty and the cordon: deleting it then would fail the pod (issue 20).
-  World w;
+  Policy no_reclaim = tiny_policy();
+  no_reclaim.reclaim_factor = 0;  // the node's only taints are the removal's
+  World w(with_policy(no_reclaim));
   w.existing_node("i-late", kStart - 3600);
   w.loop();
   w.clock.set(kStart + 61);
@@ -197,7 +199,9 @@ TEST(Controller, APodBoundBetweenTheSnapshotAndTheCordonKeepsItsNodeAndRuns) {
 }
 
 TEST(Controller, ARestartBetweenTheTwoStepsFinishesOrGivesBackTheNodesAnEarlierRunCordoned) {
-  World w;
+  Policy no_reclaim = tiny_policy();
+  no_reclaim.reclaim_factor = 0;  // the node's only taints are the removal's
+  World w(with_policy(no_reclaim));
   const Taint mark{"fitscale.io/to-be-deleted", std::to_string(kStart - 5),
                    TaintEffect::NoSchedule};
   Node& empty = w.existing_node("i-empty", kStart - 3600);
