@@ -213,8 +213,13 @@ SchedulerPass schedule_pending_pods(ObjectStore& store, const Clock& clock,
       continue;  // never schedulable; kubectl describe shows the spec as written
     }
   }
-  // Coscheduling gangs take their size from their PodGroup objects, as the planner's do.
+  // Coscheduling gangs take their size from their PodGroup objects, as the planner's do. The
+  // scheduler here is kube-scheduler with the coscheduling plugin: it binds the pods of a JobSet
+  // or a Volcano PodGroup one by one, as kube-scheduler does (Volcano's own scheduler is not
+  // simulated), so only the planner treats those as gangs.
   apply_pod_groups(live, pod_groups(store));
+  forget_unsized_gangs(live, GangSizer::JobSet);
+  forget_unsized_gangs(live, GangSizer::VolcanoPodGroup);
   for (std::size_t i = 0; i < live.size(); ++i) {
     const nlohmann::json& pj = *live_json[i];
     Pod p = std::move(live[i]);
