@@ -4,9 +4,9 @@
 // The target is 1.15x for every seed; measured with the reclaim taint: 1.18x, 1.29x,
 // 1.17x for seeds 1-3 (1.27x, 1.42x, 1.23x without it); with the simulator's binder on the one
 // feasibility check, seed 2 is at 1.34x, seeds 1 and 3 within 1.30x. The bound here is what is
-// reached, with a little room, not the target. Part of the gap is the bound's: a 4-GPU, 48-CPU pod (seed 2
-// runs one for 120 h) fits no 4-GPU offering's allocatable, and the fluid bound charges it half
-// of an 8-GPU node that it holds whole when no other pod shares it.
+// reached, with a little room, not the target. Part of the gap is the bound's: a 4-GPU, 48-CPU pod
+// (seed 2 runs one for 120 h) fits no 4-GPU offering's allocatable, and the fluid bound charges it
+// half of an 8-GPU node that it holds whole when no other pod shares it.
 #include <gtest/gtest.h>
 
 #include <fstream>
