@@ -114,9 +114,16 @@ class Resolver {
  public:
   Resolver(const Snapshot& s, const Catalog& c, const Policy& p)
       : s_(s), catalog_(c), offerings_(offerings_in_zones(c, p)) {
+    // Nodes the simulated cloud or the decoder labelled are canonical already: point at their
+    // labels, copy only the others (a copy per node per loop was most of a simulation's time).
     node_labels_.reserve(s.nodes.size());
     for (const Node& n : s.nodes) {
-      node_labels_.push_back(canonical_labels(n.labels, c.gpu_models));
+      if (labels_are_canonical(n.labels)) {
+        node_labels_.push_back(&n.labels);
+      } else {
+        node_labels_.push_back(
+            &canonical_copies_.emplace_back(canonical_labels(n.labels, c.gpu_models)));
+      }
       node_index_.emplace(n.name, node_labels_.size() - 1);
     }
   }
@@ -200,7 +207,7 @@ class Resolver {
       if (!q.holds_resources()) continue;
       auto n = node_index_.find(q.node_name);
       if (n == node_index_.end()) continue;
-      const Labels& labels = node_labels_[n->second];
+      const Labels& labels = *node_labels_[n->second];
       for (Tracker& t : trackers_) {
         auto v = labels.find(t.key);
         if (v != labels.end() && t.selects(q)) ++t.count[v->second];
@@ -282,7 +289,7 @@ class Resolver {
     }
     for (std::size_t ni = 0; ni < s_.nodes.size(); ++ni) {
       const Node& n = s_.nodes[ni];
-      const Labels& labels = node_labels_[ni];
+      const Labels& labels = *node_labels_[ni];
       auto v = labels.find(key);
       if (v == labels.end()) continue;
       if (admits(p, labels, n.taints, aff == InclusionPolicy::Honor,
@@ -454,7 +461,7 @@ class Resolver {
     for (std::size_t ni = 0; ni < s_.nodes.size(); ++ni) {
       const Node& n = s_.nodes[ni];
       if (!n.unschedulable && fits(q.requests, n.allocatable) &&
-          admits(q, node_labels_[ni], n.taints))
+          admits(q, *node_labels_[ni], n.taints))
         return true;
     }
     return false;
@@ -617,7 +624,8 @@ class Resolver {
   const Snapshot& s_;
   const Catalog& catalog_;
   std::vector<std::uint32_t> offerings_;
-  std::vector<Labels> node_labels_;  // canonical, by node index
+  std::vector<const Labels*> node_labels_;  // canonical, by node index
+  std::deque<Labels> canonical_copies_;     // of the nodes whose own labels are not canonical
   std::unordered_map<std::string_view, std::size_t> node_index_;
   std::deque<Tracker> trackers_;  // a deque: references stay valid as trackers are added
   std::unordered_map<std::string, Domains> domain_cache_;
@@ -629,6 +637,11 @@ class Resolver {
 
 std::optional<ResolvedTopology> resolve_topology(const Snapshot& s, const Catalog& catalog,
                                                  const Policy& policy) {
+  // Most loops have no constrained pending pod (no trace pod has one): say so before the
+  // resolver indexes every node.
+  if (std::none_of(s.pods.begin(), s.pods.end(),
+                   [](const Pod& p) { return p.awaits_capacity() && p.constraints.any(); }))
+    return std::nullopt;
   return Resolver(s, catalog, policy).run();
 }
 
