@@ -212,8 +212,9 @@ Micros ExistingCapacity::dearest_binding(const PodClass& c) const {
     const Node& n = *s.node;
     if (n.state != NodeState::Ready) continue;  // the scheduler binds to Ready nodes only
     if (n.owner_namespace == p.ns || n.price_micros_per_hour <= most) continue;
-    const NodeSide now_side = side(s, s.free_now, false);
-    if (static_misfit(needs_of(c), now_side) || shortfall(p.requests, now_side.free)) continue;
+    // Room first: most nodes are full, and the static half needs the node's canonical labels.
+    if (shortfall(p.requests, s.free_now)) continue;
+    if (static_misfit(needs_of(c), side(s, s.free_now, false))) continue;
     const std::int64_t w = fitscale::dominant_share(p.requests, n.allocatable);
     most = std::max(most, share_of(n.price_micros_per_hour, w, kWholeNode));
   }
