@@ -16,7 +16,7 @@ namespace fitscale::planner {
 namespace {
 
 std::optional<Seconds> duration_annotation(const Pod& pod, std::string_view key) {
-  auto it = pod.annotations.find(std::string(key));
+  auto it = pod.annotations.find(key);  // no std::string: the keys are longer than SSO
   if (it == pod.annotations.end()) return std::nullopt;
   try {
     const Seconds s = parse_duration(it->second);
@@ -74,8 +74,11 @@ bool on_demand_is_cheaper(const ClassPrices& prices, const RunProfile& run, std:
 }  // namespace
 
 RunProfile run_profile(const Pod& pod) {
-  return {duration_annotation(pod, annotation::kExpectedRuntime),
-          duration_annotation(pod, annotation::kCheckpointInterval)};
+  return {expected_runtime(pod), duration_annotation(pod, annotation::kCheckpointInterval)};
+}
+
+std::optional<Seconds> expected_runtime(const Pod& pod) {
+  return duration_annotation(pod, annotation::kExpectedRuntime);
 }
 
 double spot_time_factor(double hazard_per_hour, Seconds runtime_s,

@@ -38,6 +38,8 @@ struct RunProfile {
   std::optional<Seconds> checkpoint_interval;
 };
 RunProfile run_profile(const Pod& pod);
+// run_profile(pod).expected_runtime alone (reclaim asks it of every bound pod, every loop).
+std::optional<Seconds> expected_runtime(const Pod& pod);
 
 // Expected wall time on capacity interrupted at `hazard_per_hour` (a Poisson process) of a run
 // of `runtime_s` that restarts from its last checkpoint (every `checkpoint_s`; nullopt: from

@@ -2,10 +2,10 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string_view>
 #include <unordered_map>
-#include <unordered_set>
 
 #include "model/dominant_share.h"
 #include "model/taint.h"
@@ -60,9 +60,22 @@ struct Candidate {
   std::optional<Seconds> left_in = Seconds{0};
 };
 
+// A launch job, as a node names it (Node::owner_namespace / owner_job) and a pod belongs to it
+// (its namespace and Pod::job_key): views, so the walk over every pod builds no "ns/job" string.
+struct JobRef {
+  std::string_view ns, job;
+  bool operator==(const JobRef&) const = default;
+};
+struct JobRefHash {
+  std::size_t operator()(const JobRef& j) const {
+    const std::hash<std::string_view> h;
+    return h(j.ns) * 31 + h(j.job);
+  }
+};
+
 // Seconds from `now` until a pod bound to a node is expected to end there; nullopt: not known.
 std::optional<Seconds> expected_end(const Pod& p, Time now) {
-  const auto run = run_profile(p).expected_runtime;
+  const auto run = expected_runtime(p);
   if (!run) return std::nullopt;
   const Time start = p.started != 0 ? p.started : now;
   return std::max<Seconds>(0, start + *run - now);
@@ -75,7 +88,9 @@ ReclaimChange decide_reclaim(const Snapshot& s, const Catalog& catalog, const Po
   ReclaimChange out;
   const bool enabled = policy.reclaim_factor > 0;
   std::vector<Candidate> cands;
+  cands.reserve(s.nodes.size());
   std::unordered_map<std::string_view, std::size_t> by_name;
+  by_name.reserve(s.nodes.size());
   for (const Node& n : s.nodes) {
     if (!enabled || !reclaim_candidate(n)) {
       // Not ours to steer (any more): a taint left from earlier goes, so nothing is closed off
@@ -89,9 +104,9 @@ ReclaimChange decide_reclaim(const Snapshot& s, const Catalog& catalog, const Po
   if (cands.empty()) return out;
 
   // Which launch jobs still have a live pod (pending, gated or bound), and each node's room.
-  std::unordered_set<std::string> wanted;  // "ns/job" of the candidates' launch jobs
-  for (const Candidate& c : cands) wanted.insert(c.node->owner_namespace + "/" + c.node->owner_job);
-  std::unordered_set<std::string> live;
+  std::unordered_map<JobRef, bool, JobRefHash> live;  // the candidates' launch jobs: live?
+  for (const Candidate& c : cands)
+    live.emplace(JobRef{c.node->owner_namespace, c.node->owner_job}, false);
   std::vector<std::uint32_t> pending;
   for (std::uint32_t i = 0; i < s.pods.size(); ++i) {
     const Pod& p = s.pods[i];
@@ -115,8 +130,8 @@ ReclaimChange decide_reclaim(const Snapshot& s, const Catalog& catalog, const Po
         }
       }
     }
-    std::string key = p.ns + "/" + p.job_key();
-    if (wanted.count(key) != 0) live.insert(std::move(key));
+    const std::string job = p.job_key();
+    if (auto it = live.find(JobRef{p.ns, job}); it != live.end()) it->second = true;
     if (p.awaits_capacity()) pending.push_back(i);
   }
 
@@ -129,7 +144,7 @@ ReclaimChange decide_reclaim(const Snapshot& s, const Catalog& catalog, const Po
   for (std::size_t k = 0; k < cands.size(); ++k) {
     Candidate& c = cands[k];
     const Node& n = *c.node;
-    c.job_live = live.count(n.owner_namespace + "/" + n.owner_job) != 0;
+    c.job_live = live.at(JobRef{n.owner_namespace, n.owner_job});
     if (c.job_live || c.free.pods <= 0 || c.free.cpu_milli <= 0 || c.free.memory_bytes <= 0 ||
         (n.allocatable.gpus > 0 && c.free.gpus <= 0)) {
       // Its launch job still runs or waits (its pods must be able to land), or there is no room
@@ -172,9 +187,10 @@ ReclaimChange decide_reclaim(const Snapshot& s, const Catalog& catalog, const Po
     double worth = 0;   // what the pending pods it would take cost elsewhere, $/h
     bool only = false;  // a pending pod that no new node can hold fits here
     Resources free = c.free;
+    const bool canonical_already = labels_are_canonical(n.labels);
     const Labels canonical =
-        labels_are_canonical(n.labels) ? Labels{} : canonical_labels(n.labels, catalog.gpu_models);
-    const Labels& labels = labels_are_canonical(n.labels) ? n.labels : canonical;
+        canonical_already ? Labels{} : canonical_labels(n.labels, catalog.gpu_models);
+    const Labels& labels = canonical_already ? n.labels : canonical;
     std::vector<std::pair<std::size_t, std::size_t>> taken;  // class, pods
     for (std::size_t ci = 0; ci < classes.size(); ++ci) {
       if (left[ci] == 0) continue;
