@@ -103,11 +103,12 @@ ReclaimChange decide_reclaim(const Snapshot& s, const Catalog& catalog, const Po
   }
   if (cands.empty()) return out;
 
-  // Which launch jobs still have a live pod (pending, gated or bound), and each node's room.
-  std::unordered_map<JobRef, bool, JobRefHash> live;  // the candidates' launch jobs: live?
-  for (const Candidate& c : cands)
-    live.emplace(JobRef{c.node->owner_namespace, c.node->owner_job}, false);
+  // Each node's room, from the pods that hold or are nominated to it. Launch jobs and expected
+  // runtimes are looked at below only for the nodes with room (most have none): this runs on
+  // every planned loop, over every pod.
   std::vector<std::uint32_t> pending;
+  std::vector<std::uint32_t> workers;                            // live pods that are no daemon
+  std::vector<std::pair<std::size_t, std::uint32_t>> residents;  // candidate, pod: in pod order
   for (std::uint32_t i = 0; i < s.pods.size(); ++i) {
     const Pod& p = s.pods[i];
     if (p.finished() || p.is_daemon() || p.is_mirror()) {
@@ -118,21 +119,53 @@ ReclaimChange decide_reclaim(const Snapshot& s, const Catalog& catalog, const Po
       }
       continue;
     }
+    workers.push_back(i);
     if (const std::string* on = p.capacity_node()) {
       auto it = by_name.find(*on);
       if (it != by_name.end()) {
         Candidate& c = cands[it->second];
         c.free -= p.requests;
         c.used += p.requests;
-        if (c.left_in) {
-          const auto end = expected_end(p, now);
-          c.left_in = end ? std::optional<Seconds>(std::max(*c.left_in, *end)) : std::nullopt;
-        }
+        residents.emplace_back(it->second, i);
       }
     }
+    if (p.awaits_capacity()) pending.push_back(i);
+  }
+  std::vector<bool> roomy(cands.size(), false);
+  std::vector<bool> untaint(cands.size(), false);     // in candidate order, as they are decided
+  std::unordered_map<JobRef, bool, JobRefHash> live;  // the roomy nodes' launch jobs: live?
+  for (std::size_t k = 0; k < cands.size(); ++k) {
+    const Candidate& c = cands[k];
+    const Node& n = *c.node;
+    if (c.free.pods <= 0 || c.free.cpu_milli <= 0 || c.free.memory_bytes <= 0 ||
+        (n.allocatable.gpus > 0 && c.free.gpus <= 0)) {
+      // No room a pod could take: nothing to steer.
+      untaint[k] = has_reclaim_taint(n);
+      continue;
+    }
+    roomy[k] = true;
+    live.emplace(JobRef{n.owner_namespace, n.owner_job}, false);
+  }
+  auto untaint_candidates = [&] {
+    for (std::size_t k = 0; k < cands.size(); ++k) {
+      if (untaint[k]) out.untaint.push_back(cands[k].node->name);
+    }
+  };
+  if (live.empty()) {
+    untaint_candidates();
+    return out;
+  }
+  // Which of their launch jobs still have a live pod (pending, gated or bound).
+  for (std::uint32_t i : workers) {
+    const Pod& p = s.pods[i];
     const std::string job = p.job_key();
     if (auto it = live.find(JobRef{p.ns, job}); it != live.end()) it->second = true;
-    if (p.awaits_capacity()) pending.push_back(i);
+  }
+  for (const auto& [k, i] : residents) {
+    Candidate& c = cands[k];
+    if (!roomy[k] || !c.left_in) continue;
+    const auto end = expected_end(s.pods[i], now);
+    c.left_in = end ? std::optional<Seconds>(std::max(*c.left_in, *end)) : std::nullopt;
   }
 
   // Reclaimable nodes with room worth speaking of, and what that room costs per hour.
@@ -142,20 +175,20 @@ ReclaimChange decide_reclaim(const Snapshot& s, const Catalog& catalog, const Po
   };
   std::vector<Room> rooms;
   for (std::size_t k = 0; k < cands.size(); ++k) {
+    if (!roomy[k]) continue;
     Candidate& c = cands[k];
     const Node& n = *c.node;
     c.job_live = live.at(JobRef{n.owner_namespace, n.owner_job});
-    if (c.job_live || c.free.pods <= 0 || c.free.cpu_milli <= 0 || c.free.memory_bytes <= 0 ||
-        (n.allocatable.gpus > 0 && c.free.gpus <= 0)) {
-      // Its launch job still runs or waits (its pods must be able to land), or there is no room
-      // a pod could take: nothing to steer.
-      if (has_reclaim_taint(n)) out.untaint.push_back(n.name);
+    if (c.job_live) {
+      // Its launch job still runs or waits: its pods must be able to land.
+      untaint[k] = has_reclaim_taint(n);
       continue;
     }
     const double free_share =
         1.0 - static_cast<double>(fitscale::dominant_share(c.used, n.allocatable)) / kWholeNode;
     rooms.push_back({k, static_cast<double>(n.price_micros_per_hour) / 1e6 * free_share});
   }
+  untaint_candidates();
   if (rooms.empty()) return out;
 
   // Pending work, by class: what each pod would cost at least on new nodes.
