@@ -2,12 +2,12 @@
 
 #include <algorithm>
 #include <cstdint>
-#include <cstring>
 #include <string_view>
 #include <utility>
 
 #include "model/dominant_share.h"
 #include "model/taint.h"
+#include "planner/name_index.h"
 #include "planner/predicates.h"
 
 namespace fitscale::planner {
@@ -26,34 +26,6 @@ bool takes_new_pods(const Node& n, const Policy& policy, Time now) {
     if (now - since > policy.register_timeout_s) return false;
   }
   return true;
-}
-
-// A hash of a node name, eight bytes at a time and inlined: std::hash (an out-of-line call of
-// about 90 instructions for a node name) was a third of what indexing the nodes and their pods
-// cost on every plan. The table keeps the low bits, so every input byte must reach them.
-std::size_t name_hash(std::string_view s) {
-  constexpr std::uint64_t kMul = 0xff51afd7ed558ccdULL;
-  auto word = [&](std::size_t at) {
-    std::uint64_t w;
-    std::memcpy(&w, s.data() + at, 8);
-    return w;
-  };
-  std::uint64_t h = s.size() * 0x9e3779b97f4a7c15ULL;
-  std::uint64_t last = 0;
-  if (s.size() >= 8) {
-    for (std::size_t i = 0; i + 8 < s.size(); i += 8) {
-      h = (h ^ word(i)) * kMul;
-      h ^= h >> 32;
-    }
-    last = word(s.size() - 8);  // the last eight bytes, overlapping the loop's when not aligned
-  } else {
-    for (char c : s) last = (last << 8) | static_cast<unsigned char>(c);
-  }
-  h ^= last;
-  // Bytes late in the name sit in high bits; fold them down before and after the multiply.
-  h ^= h >> 33;
-  h *= kMul;
-  return static_cast<std::size_t>(h ^ (h >> 33));
 }
 
 }  // namespace
@@ -93,27 +65,10 @@ ExistingCapacity::ExistingCapacity(const Snapshot& snapshot, const Policy& polic
     slots_.push_back(std::move(s));
   }
   if (slots_.empty()) return;
-  // Bound pods find their node through an open-addressing table of names (a power of two at
-  // least twice the slots, linear probing): this runs on every plan with pods pending, and a
-  // std::unordered_map's allocation per node was most of its cost. The first slot of a name
-  // wins, as it sits earlier on its probe sequence.
-  constexpr std::uint32_t kEmpty = UINT32_MAX;
-  std::size_t size = 1;
-  while (size < 2 * slots_.size()) size *= 2;
-  const std::size_t mask = size - 1;
-  std::vector<std::pair<std::string_view, std::uint32_t>> by_name(size, {{}, kEmpty});
-  for (std::uint32_t i = 0; i < slots_.size(); ++i) {
-    const std::string_view name = slots_[i].node->name;
-    std::size_t h = name_hash(name) & mask;
-    while (by_name[h].second != kEmpty) h = (h + 1) & mask;
-    by_name[h] = {name, i};
-  }
-  auto slot_of = [&](std::string_view name) -> std::uint32_t {
-    for (std::size_t h = name_hash(name) & mask;; h = (h + 1) & mask) {
-      const auto& [n, i] = by_name[h];
-      if (i == kEmpty || n == name) return i;
-    }
-  };
+  // Bound pods find their node by name (NameIndex: no allocation per node).
+  constexpr std::uint32_t kEmpty = NameIndex::kNone;
+  NameIndex by_name(slots_.size());
+  for (std::uint32_t i = 0; i < slots_.size(); ++i) by_name.add(slots_[i].node->name, i);
   // Two passes: count each slot's bound pods, then lay them out by slot in one list.
   std::vector<std::uint32_t> slot_of_pod(snapshot.pods.size(), kEmpty);
   std::vector<std::uint32_t> at(slots_.size() + 1, 0);
@@ -122,7 +77,7 @@ ExistingCapacity::ExistingCapacity(const Snapshot& snapshot, const Policy& polic
     // Bound pods, and pods nominated to a node (preemption reserved room there for them).
     const std::string* node = p.capacity_node();
     if (node == nullptr) continue;
-    const std::uint32_t i = slot_of(*node);
+    const std::uint32_t i = by_name.find(*node);
     if (i == kEmpty) continue;
     slot_of_pod[pi] = i;
     ++at[i + 1];

@@ -10,6 +10,7 @@
 #include "model/dominant_share.h"
 #include "model/taint.h"
 #include "planner/capacity_type.h"
+#include "planner/name_index.h"
 #include "planner/pod_class.h"
 #include "planner/predicates.h"
 
@@ -89,8 +90,7 @@ ReclaimChange decide_reclaim(const Snapshot& s, const Catalog& catalog, const Po
   const bool enabled = policy.reclaim_factor > 0;
   std::vector<Candidate> cands;
   cands.reserve(s.nodes.size());
-  std::unordered_map<std::string_view, std::size_t> by_name;
-  by_name.reserve(s.nodes.size());
+  NameIndex by_name(s.nodes.size());  // the candidates
   for (const Node& n : s.nodes) {
     if (!enabled || !reclaim_candidate(n)) {
       // Not ours to steer (any more): a taint left from earlier goes, so nothing is closed off
@@ -98,7 +98,7 @@ ReclaimChange decide_reclaim(const Snapshot& s, const Catalog& catalog, const Po
       if (has_reclaim_taint(n) && n.state != NodeState::Deleting) out.untaint.push_back(n.name);
       continue;
     }
-    by_name.emplace(n.name, cands.size());
+    by_name.add(n.name, static_cast<std::uint32_t>(cands.size()));
     cands.push_back({&n, n.allocatable, {}, false});
   }
   if (cands.empty()) return out;
@@ -114,19 +114,19 @@ ReclaimChange decide_reclaim(const Snapshot& s, const Catalog& catalog, const Po
     if (p.finished() || p.is_daemon() || p.is_mirror()) {
       if (p.holds_resources()) {
         // Daemon pods take room too.
-        auto it = by_name.find(p.node_name);
-        if (it != by_name.end()) cands[it->second].free -= p.requests;
+        const std::uint32_t k = by_name.find(p.node_name);
+        if (k != NameIndex::kNone) cands[k].free -= p.requests;
       }
       continue;
     }
     workers.push_back(i);
     if (const std::string* on = p.capacity_node()) {
-      auto it = by_name.find(*on);
-      if (it != by_name.end()) {
-        Candidate& c = cands[it->second];
+      const std::uint32_t k = by_name.find(*on);
+      if (k != NameIndex::kNone) {
+        Candidate& c = cands[k];
         c.free -= p.requests;
         c.used += p.requests;
-        residents.emplace_back(it->second, i);
+        residents.emplace_back(k, i);
       }
     }
     if (p.awaits_capacity()) pending.push_back(i);
