@@ -16,8 +16,9 @@ class NameIndex {
  public:
   static constexpr std::uint32_t kNone = UINT32_MAX;
 
-  // Names must be added before any find(). With a name twice, the first one added wins (it sits
-  // earlier on its probe sequence), as std::unordered_map::emplace keeps the first.
+  // Room for at most `names` names, all added before any find(). With a name twice, the first
+  // one added wins (it sits earlier on its probe sequence), as std::unordered_map::emplace keeps
+  // the first.
   explicit NameIndex(std::size_t names);
   void add(std::string_view name, std::uint32_t at);
   // The place given to `name`, or kNone.
