@@ -147,50 +147,41 @@ bool get_bool(dom::object o, std::string_view key, Problems& p, const Path& path
   return v;
 }
 
-// Every element of an array, with its path (`base[i]`).
-template <class Each>
-void for_each_element(dom::array items, const Path& base, Each&& each) {
+// Every element of an array that is a T (dom::object, std::string_view), with its path
+// (`base[i]`); any other element is reported at its index as not `want` and skipped, so one bad
+// entry never hides the others.
+template <class T, class Each>
+void for_each_of(dom::array items, const Path& base, Problems& p, std::string_view want,
+                 Each&& each) {
   std::size_t i = 0;
   for (dom::element e : items) {
     const Path path(&base, i++);
-    each(e, path);
+    T value;
+    if (e.get(value) != simdjson::SUCCESS) {
+      wrong_type(p, path, e, want);
+      continue;
+    }
+    each(value, path);
   }
 }
 
-// Every element of an array that is an object; any other element is reported at its index and
-// skipped, so one bad entry never hides the others.
 template <class Each>
 void for_each_object(dom::array items, const Path& base, Problems& p, Each&& each) {
-  for_each_element(items, base, [&](dom::element e, const Path& path) {
-    dom::object o;
-    if (e.get(o) != simdjson::SUCCESS) {
-      wrong_type(p, path, e, "an object");
-      return;
-    }
-    each(o, path);
-  });
+  for_each_of<dom::object>(items, base, p, "an object", each);
 }
 
-// The same for the array in field `key` of `o` (absent or null: nothing; not an array: reported).
+template <class Each>
+void for_each_string(dom::array items, const Path& base, Problems& p, Each&& each) {
+  for_each_of<std::string_view>(items, base, p, "a string", each);
+}
+
+// The objects of the array in field `key` of `o` (absent or null: none; not an array: reported).
 template <class Each>
 void for_each_object(dom::object o, std::string_view key, const Path& path, Problems& p,
                      Each&& each) {
   dom::array items;
   if (!get_array(o, key, items, p, path)) return;
   for_each_object(items, Path(&path, key), p, each);
-}
-
-// Every element of an array that is a string; any other element is reported at its index.
-template <class Each>
-void for_each_string(dom::array items, const Path& base, Problems& p, Each&& each) {
-  for_each_element(items, base, [&](dom::element e, const Path& path) {
-    std::string_view s;
-    if (e.get(s) != simdjson::SUCCESS) {
-      wrong_type(p, path, e, "a string");
-      return;
-    }
-    each(s, path);
-  });
 }
 
 // A quantity is a string ("500m") or, as the API accepts too, a JSON number (2, 0.5).
