@@ -24,31 +24,10 @@ import os
 import sys
 import time
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, os.path.join(HERE, "..", "tests", "e2e"))
+import bench_jobs  # noqa: E402  (puts tests/e2e on the path)
 from e2e_support import Cluster, free_port, http_get, scratch_dir, sim_run_argv, spawn, stop, wait_for  # noqa: E402
 
 NS = "burst"
-JOB = """apiVersion: batch/v1
-kind: Job
-metadata:
-  name: {name}
-  namespace: {ns}
-spec:
-  parallelism: {n}
-  completions: {n}
-  backoffLimit: 0
-  template:
-    spec:
-      restartPolicy: Never
-      containers:
-      - name: main
-        image: busybox
-        resources:
-          requests:
-            cpu: 250m
-            memory: 256Mi
-"""
 
 # The default cluster caps (2,000 nodes, $2,000/h) would hold most of a 50,000-pod burst of
 # small nodes back: raised so the burst measures speed, not budgets.
@@ -142,16 +121,14 @@ def measure_in(tmp, pods, jobs, quiet_s, timeout, log):
             wait_for("informers synced", lambda: (rl.poll(), "informers synced" in open(run_log_path).read())[1],
                      timeout=60, proc=proc)
             c.kubectl("create", "namespace", NS)
-            per = pods // jobs
-            manifest = "---\n".join(JOB.format(name=f"job-{i:03d}", ns=NS, n=per) for i in range(jobs))
             t0 = time.monotonic()
-            c.kubectl("apply", "-f", "-", stdin=manifest, timeout=600)
-            log(f"{per * jobs} pods in {jobs} Jobs applied in {time.monotonic() - t0:.1f} s")
+            total = bench_jobs.apply_jobs(c, NS, pods, jobs)
+            log(f"{total} pods in {jobs} Jobs applied in {time.monotonic() - t0:.1f} s")
 
             def all_running():
                 rl.poll()
-                return count(c, "status.phase%3DRunning") >= per * jobs
-            wait_for(f"{per * jobs} Running pods", all_running, timeout=timeout, interval=2, proc=proc,
+                return count(c, "status.phase%3DRunning") >= total
+            wait_for(f"{total} Running pods", all_running, timeout=timeout, interval=2, proc=proc,
                      log=run_log_path)
             out["running_s"] = time.monotonic() - t0
             rl.poll()

@@ -33,32 +33,11 @@ import threading
 import time
 import urllib.parse
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, os.path.join(HERE, "..", "tests", "e2e"))
+import bench_jobs  # noqa: E402  (puts tests/e2e on the path)
 import e2e_support  # noqa: E402
 from e2e_support import Cluster, free_port, scratch_dir, sim_run_argv, spawn, stop, wait_for  # noqa: E402
 
 NS = "scale"
-JOB = """apiVersion: batch/v1
-kind: Job
-metadata:
-  name: {name}
-  namespace: {ns}
-spec:
-  parallelism: {n}
-  completions: {n}
-  backoffLimit: 0
-  template:
-    spec:
-      restartPolicy: Never
-      containers:
-      - name: main
-        image: busybox
-        resources:
-          requests:
-            cpu: 250m
-            memory: 256Mi
-"""
 
 
 class Api:
@@ -145,15 +124,12 @@ def build(c, api, nodes, pods, jobs, log):
     t_nodes = time.monotonic() - t0
     log(f"{nodes} nodes registered in {t_nodes:.1f} s")
     c.kubectl("create", "namespace", NS)
-    per = pods // jobs
-    manifest = "---\n".join(JOB.format(name=f"job-{i:03d}", ns=NS, n=per) for i in range(jobs))
     t1 = time.monotonic()
-    c.kubectl("apply", "-f", "-", stdin=manifest, timeout=600)
-    wait_for(f"{per * jobs} running pods", lambda: running_pods(api) >= per * jobs, timeout=1800,
-             interval=2)
+    total = bench_jobs.apply_jobs(c, NS, pods, jobs)
+    wait_for(f"{total} running pods", lambda: running_pods(api) >= total, timeout=1800, interval=2)
     t_pods = time.monotonic() - t1
-    log(f"{per * jobs} pods created, bound and Running in {t_pods:.1f} s")
-    return {"nodes_ready_s": t_nodes, "pods_running_s": t_pods, "pods": per * jobs}
+    log(f"{total} pods created, bound and Running in {t_pods:.1f} s")
+    return {"nodes_ready_s": t_nodes, "pods_running_s": t_pods, "pods": total}
 
 
 def list_latency(c, api, repeat, log):

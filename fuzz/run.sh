@@ -38,6 +38,8 @@ case $target in
     cp "$root"/fuzz/seeds/aws_xml/* "$seeds/" ;;
   redact_fuzz)
     cp "$root"/fuzz/seeds/redact/* "$seeds/" ;;
+  manifests_fuzz)
+    cp "$root"/fuzz/seeds/manifests/* "$seeds/" ;;
   *)
     echo "unknown target $target" >&2
     exit 2 ;;

@@ -40,26 +40,107 @@ class NodeCache {
   std::optional<std::vector<Node>> nodes_;
 };
 
-struct AzureStack {
+// The objects behind one JSON-API cloud (Azure, GCP), owned together and built in this order:
+// the provider calls through its client, the client signs with the credential, both send
+// through the transport. Members are destroyed in reverse, so nothing outlives what it uses.
+struct HttpCloudStack {
+  explicit HttpCloudStack(long timeout_ms = 30000) : transport(timeout_ms, 10000) {}
+  virtual ~HttpCloudStack() = default;
+  HttpCloudStack(const HttpCloudStack&) = delete;
+  HttpCloudStack& operator=(const HttpCloudStack&) = delete;
+  virtual CloudProvider& provider() = 0;
   aws::CurlTransport transport;
   aws::ThreadSleeper sleeper;
-  std::unique_ptr<azure::ClientSecretCredential> credential;
-  std::unique_ptr<azure::ArmClient> arm;
-  std::unique_ptr<azure::AzureProvider> provider;
+  std::unique_ptr<cloud::TokenSource> credential;
 };
 
-struct GcpStack {
+struct AzureStack final : HttpCloudStack {
+  CloudProvider& provider() override { return *azure_provider; }
+  std::unique_ptr<azure::ArmClient> arm;
+  std::unique_ptr<azure::AzureProvider> azure_provider;
+};
+
+struct GcpStack final : HttpCloudStack {
   // zoneOperations.wait answers within about two minutes: the transport waits longer than that.
-  aws::CurlTransport transport{150000, 10000};
-  aws::ThreadSleeper sleeper;
-  std::unique_ptr<cloud::TokenSource> credential;
+  GcpStack() : HttpCloudStack(150000) {}
+  CloudProvider& provider() override { return *gcp_provider; }
   std::unique_ptr<gcp::GceClient> gce;
-  std::unique_ptr<gcp::GcpProvider> provider;
+  std::unique_ptr<gcp::GcpProvider> gcp_provider;
 };
 
 std::string trimmed(std::string s) {
   while (!s.empty() && (s.back() == '\n' || s.back() == '\r' || s.back() == ' ')) s.pop_back();
   return s;
+}
+
+std::unique_ptr<HttpCloudStack> azure_stack(const ProviderConfig& pc, const Config& config,
+                                            const std::string& where, const Clock& clock) {
+  const AzureConfig& a = pc.azure;
+  if (a.tenant_id.empty() || a.client_id.empty() || a.client_secret_file.empty())
+    throw InputError(where + ": azure needs tenantId, clientId and clientSecretFile");
+  auto stack = std::make_unique<AzureStack>();
+  azure::ClientSecretOptions cs;
+  if (!a.login_endpoint.empty()) cs.login_endpoint = a.login_endpoint;
+  cs.tenant_id = a.tenant_id;
+  cs.client_id = a.client_id;
+  cs.client_secret =
+      trimmed(read_file_text(a.client_secret_file, "azure clientSecretFile", 1 << 20));
+  stack->credential = std::make_unique<azure::ClientSecretCredential>(cs, stack->transport, clock);
+  azure::ArmClientOptions ao;
+  if (!a.endpoint.empty()) ao.endpoint = a.endpoint;
+  stack->arm =
+      std::make_unique<azure::ArmClient>(ao, stack->transport, *stack->credential, stack->sleeper);
+  azure::AzureProviderOptions po;
+  po.name = pc.name;
+  po.subscription_id = a.subscription_id;
+  po.resource_group = a.resource_group;
+  po.vm.cluster_name = config.cluster_name;
+  po.vm.location = pc.region;
+  po.vm.subnet_id = a.subnet_id;
+  po.vm.image = a.image_id;
+  po.vm.admin_username = a.admin_username;
+  po.vm.ssh_public_key = a.ssh_public_key;
+  po.vm.custom_data = a.custom_data;
+  stack->azure_provider = std::make_unique<azure::AzureProvider>(po, *stack->arm, clock);
+  return stack;
+}
+
+std::unique_ptr<HttpCloudStack> gcp_stack(const ProviderConfig& pc, const Config& config,
+                                          const std::string& where, const Clock& clock) {
+  const GcpConfig& g = pc.gcp;
+  auto stack = std::make_unique<GcpStack>();
+  if (!g.credentials_file.empty()) {
+    try {
+      stack->credential = std::make_unique<gcp::ServiceAccountCredential>(
+          gcp::parse_service_account_key(
+              read_file_text(g.credentials_file, "gcp credentialsFile", 1 << 20),
+              g.credentials_file),
+          stack->transport, clock);
+    } catch (const gcp::GceError& e) {
+      throw InputError(where + ": gcp.credentialsFile: " + e.what());
+    }
+  } else {
+    stack->credential = std::make_unique<gcp::MetadataServerCredential>(
+        g.metadata_endpoint.empty() ? "http://metadata.google.internal" : g.metadata_endpoint,
+        stack->transport, clock);
+  }
+  gcp::GceClientOptions go;
+  if (!g.endpoint.empty()) go.endpoint = g.endpoint;
+  stack->gce =
+      std::make_unique<gcp::GceClient>(go, stack->transport, *stack->credential, stack->sleeper);
+  gcp::GcpProviderOptions po;
+  po.name = pc.name;
+  po.zones = pc.zones;
+  po.instance.cluster_name = config.cluster_name;
+  po.instance.project = g.project;
+  po.instance.source_image = g.image;
+  po.instance.network = g.network;
+  po.instance.subnetwork = g.subnetwork;
+  po.instance.service_account = g.service_account;
+  po.instance.startup_script = g.startup_script;
+  po.instance.boot_disk_gb = g.boot_disk_gb;
+  stack->gcp_provider = std::make_unique<gcp::GcpProvider>(po, *stack->gce, clock);
+  return stack;
 }
 
 }  // namespace
@@ -78,8 +159,7 @@ RemoteSimCloudOptions remote_sim_cloud_options(const KubeConfig& kube) {
 struct ConfiguredProviders::Parts {
   NodeCache nodes;
   std::vector<std::unique_ptr<CloudProvider>> clouds;
-  std::vector<std::unique_ptr<AzureStack>> azure;
-  std::vector<std::unique_ptr<GcpStack>> gcp;
+  std::vector<std::unique_ptr<HttpCloudStack>> http_clouds;  // Azure and GCP
   std::vector<std::unique_ptr<aws::AwsStack>> aws;
 };
 
@@ -110,75 +190,12 @@ ConfiguredProviders::ConfiguredProviders(const Config& config, const KubeConfig&
         cloud = parts_->clouds.back().get();
         break;
       }
-      case ProviderKind::Azure: {
-        const AzureConfig& a = pc.azure;
-        if (a.tenant_id.empty() || a.client_id.empty() || a.client_secret_file.empty())
-          throw InputError(where + ": azure needs tenantId, clientId and clientSecretFile");
-        auto stack = std::make_unique<AzureStack>();
-        azure::ClientSecretOptions cs;
-        if (!a.login_endpoint.empty()) cs.login_endpoint = a.login_endpoint;
-        cs.tenant_id = a.tenant_id;
-        cs.client_id = a.client_id;
-        cs.client_secret =
-            trimmed(read_file_text(a.client_secret_file, "azure clientSecretFile", 1 << 20));
-        stack->credential =
-            std::make_unique<azure::ClientSecretCredential>(cs, stack->transport, clock);
-        azure::ArmClientOptions ao;
-        if (!a.endpoint.empty()) ao.endpoint = a.endpoint;
-        stack->arm = std::make_unique<azure::ArmClient>(ao, stack->transport, *stack->credential,
-                                                        stack->sleeper);
-        azure::AzureProviderOptions po;
-        po.name = pc.name;
-        po.subscription_id = a.subscription_id;
-        po.resource_group = a.resource_group;
-        po.vm.cluster_name = config.cluster_name;
-        po.vm.location = pc.region;
-        po.vm.subnet_id = a.subnet_id;
-        po.vm.image = a.image_id;
-        po.vm.admin_username = a.admin_username;
-        po.vm.ssh_public_key = a.ssh_public_key;
-        po.vm.custom_data = a.custom_data;
-        stack->provider = std::make_unique<azure::AzureProvider>(po, *stack->arm, clock);
-        cloud = stack->provider.get();
-        parts_->azure.push_back(std::move(stack));
-        break;
-      }
+      case ProviderKind::Azure:
       case ProviderKind::Gcp: {
-        const GcpConfig& g = pc.gcp;
-        auto stack = std::make_unique<GcpStack>();
-        if (!g.credentials_file.empty()) {
-          try {
-            stack->credential = std::make_unique<gcp::ServiceAccountCredential>(
-                gcp::parse_service_account_key(
-                    read_file_text(g.credentials_file, "gcp credentialsFile", 1 << 20),
-                    g.credentials_file),
-                stack->transport, clock);
-          } catch (const gcp::GceError& e) {
-            throw InputError(where + ": gcp.credentialsFile: " + e.what());
-          }
-        } else {
-          stack->credential = std::make_unique<gcp::MetadataServerCredential>(
-              g.metadata_endpoint.empty() ? "http://metadata.google.internal" : g.metadata_endpoint,
-              stack->transport, clock);
-        }
-        gcp::GceClientOptions go;
-        if (!g.endpoint.empty()) go.endpoint = g.endpoint;
-        stack->gce = std::make_unique<gcp::GceClient>(go, stack->transport, *stack->credential,
-                                                      stack->sleeper);
-        gcp::GcpProviderOptions po;
-        po.name = pc.name;
-        po.zones = pc.zones;
-        po.instance.cluster_name = config.cluster_name;
-        po.instance.project = g.project;
-        po.instance.source_image = g.image;
-        po.instance.network = g.network;
-        po.instance.subnetwork = g.subnetwork;
-        po.instance.service_account = g.service_account;
-        po.instance.startup_script = g.startup_script;
-        po.instance.boot_disk_gb = g.boot_disk_gb;
-        stack->provider = std::make_unique<gcp::GcpProvider>(po, *stack->gce, clock);
-        cloud = stack->provider.get();
-        parts_->gcp.push_back(std::move(stack));
+        auto stack = pc.kind == ProviderKind::Azure ? azure_stack(pc, config, where, clock)
+                                                    : gcp_stack(pc, config, where, clock);
+        cloud = &stack->provider();
+        parts_->http_clouds.push_back(std::move(stack));
         break;
       }
       case ProviderKind::Aws: {

@@ -147,6 +147,43 @@ bool get_bool(dom::object o, std::string_view key, Problems& p, const Path& path
   return v;
 }
 
+// Every element of an array that is a T (dom::object, std::string_view), with its path
+// (`base[i]`); any other element is reported at its index as not `want` and skipped, so one bad
+// entry never hides the others.
+template <class T, class Each>
+void for_each_of(dom::array items, const Path& base, Problems& p, std::string_view want,
+                 Each&& each) {
+  std::size_t i = 0;
+  for (dom::element e : items) {
+    const Path path(&base, i++);
+    T value;
+    if (e.get(value) != simdjson::SUCCESS) {
+      wrong_type(p, path, e, want);
+      continue;
+    }
+    each(value, path);
+  }
+}
+
+template <class Each>
+void for_each_object(dom::array items, const Path& base, Problems& p, Each&& each) {
+  for_each_of<dom::object>(items, base, p, "an object", each);
+}
+
+template <class Each>
+void for_each_string(dom::array items, const Path& base, Problems& p, Each&& each) {
+  for_each_of<std::string_view>(items, base, p, "a string", each);
+}
+
+// The objects of the array in field `key` of `o` (absent or null: none; not an array: reported).
+template <class Each>
+void for_each_object(dom::object o, std::string_view key, const Path& path, Problems& p,
+                     Each&& each) {
+  dom::array items;
+  if (!get_array(o, key, items, p, path)) return;
+  for_each_object(items, Path(&path, key), p, each);
+}
+
 // A quantity is a string ("500m") or, as the API accepts too, a JSON number (2, 0.5).
 std::optional<std::int64_t> quantity_milli(dom::element e, Problems& p, const Path& path) {
   std::string_view text;
@@ -240,13 +277,8 @@ bool parse_op(std::string_view s, SelectorOp& op) {
 }
 
 // One matchExpressions entry, checked the way the API server validates it.
-std::optional<Requirement> read_requirement(dom::element e, const Path& path, Problems& p,
+std::optional<Requirement> read_requirement(dom::object o, const Path& path, Problems& p,
                                             bool allow_gt_lt) {
-  dom::object o;
-  if (e.get(o) != simdjson::SUCCESS) {
-    wrong_type(p, path, e, "an object");
-    return std::nullopt;
-  }
   Requirement r;
   r.key = std::string(get_string(o, "key", p, path));
   if (r.key.empty()) {
@@ -263,16 +295,8 @@ std::optional<Requirement> read_requirement(dom::element e, const Path& path, Pr
   dom::array values;
   const Path values_path(&path, "values");
   if (get_array(o, "values", values, p, path)) {
-    std::size_t i = 0;
-    for (dom::element v : values) {
-      std::string_view s;
-      if (v.get(s) != simdjson::SUCCESS) {
-        wrong_type(p, Path(&values_path, i), v, "a string");
-      } else {
-        r.values.emplace_back(s);
-      }
-      ++i;
-    }
+    for_each_string(values, values_path, p,
+                    [&](std::string_view s, const Path&) { r.values.emplace_back(s); });
   }
   switch (r.op) {
     case SelectorOp::In:
@@ -300,17 +324,9 @@ std::optional<Requirement> read_requirement(dom::element e, const Path& path, Pr
 LabelSelector read_label_selector(dom::object o, const Path& path, Problems& p) {
   LabelSelector s;
   read_string_map(o, "matchLabels", path, s.match_labels, p);
-  dom::array exprs;
-  const Path exprs_path(&path, "matchExpressions");
-  if (get_array(o, "matchExpressions", exprs, p, path)) {
-    std::size_t i = 0;
-    for (dom::element e : exprs) {
-      if (auto r = read_requirement(e, Path(&exprs_path, i), p, false)) {
-        s.match_expressions.push_back(std::move(*r));
-      }
-      ++i;
-    }
-  }
+  for_each_object(o, "matchExpressions", path, p, [&](dom::object e, const Path& epath) {
+    if (auto r = read_requirement(e, epath, p, false)) s.match_expressions.push_back(std::move(*r));
+  });
   return s;
 }
 
@@ -410,29 +426,18 @@ class Decoder {
     if (get_object(o, "spec", spec, p, "")) {
       n.provider_id = std::string(get_string(spec, "providerID", p, "spec"));
       n.unschedulable = get_bool(spec, "unschedulable", p, "spec");
-      dom::array taints;
-      if (get_array(spec, "taints", taints, p, "spec")) {
-        std::size_t i = 0;
-        const Path taints_path("spec.taints");
-        for (dom::element e : taints) {
-          const Path path(&taints_path, i++);
-          dom::object t;
-          if (e.get(t) != simdjson::SUCCESS) {
-            wrong_type(p, path, e, "an object");
-            continue;
-          }
-          Taint taint;
-          taint.key = std::string(get_string(t, "key", p, path));
-          taint.value = std::string(get_string(t, "value", p, path));
-          const std::string effect(get_string(t, "effect", p, path));
-          try {
-            taint.effect = parse_taint_effect(effect);
-          } catch (const InputError& err) {
-            p.add(Path(&path, "effect"), err.what());
-          }
-          n.taints.push_back(std::move(taint));
+      for_each_object(spec, "taints", "spec", p, [&](dom::object t, const Path& path) {
+        Taint taint;
+        taint.key = std::string(get_string(t, "key", p, path));
+        taint.value = std::string(get_string(t, "value", p, path));
+        const std::string effect(get_string(t, "effect", p, path));
+        try {
+          taint.effect = parse_taint_effect(effect);
+        } catch (const InputError& err) {
+          p.add(Path(&path, "effect"), err.what());
         }
-      }
+        n.taints.push_back(std::move(taint));
+      });
     }
     n.state = NodeState::Registered;
     dom::object status;
@@ -496,23 +501,13 @@ class Decoder {
 
  private:
   static void read_owner(dom::object meta, OwnerRef& owner, Problems& p) {
-    dom::array refs;
-    if (!get_array(meta, "ownerReferences", refs, p, "metadata")) return;
-    std::size_t i = 0;
-    const Path refs_path("metadata.ownerReferences");
-    for (dom::element e : refs) {
-      const Path path(&refs_path, i++);
-      dom::object r;
-      if (e.get(r) != simdjson::SUCCESS) {
-        wrong_type(p, path, e, "an object");
-        continue;
-      }
+    for_each_object(meta, "ownerReferences", "metadata", p, [&](dom::object r, const Path& path) {
       // Only the managing controller decides what kind of pod this is.
-      if (!get_bool(r, "controller", p, path)) continue;
+      if (!get_bool(r, "controller", p, path)) return;
       owner.kind = std::string(get_string(r, "kind", p, path));
       owner.name = std::string(get_string(r, "name", p, path));
       owner.uid = std::string(get_string(r, "uid", p, path));
-    }
+    });
   }
 
   // The one reader of gangs (model/gang_sources/gang_of.h); a size that is no number makes the
@@ -527,13 +522,8 @@ class Decoder {
   }
 
   // Requests of one container: requests, with limits standing in for what requests leave out.
-  static Resources container_requests(dom::element e, const Path& path, Problems& p) {
+  static Resources container_requests(dom::object c, const Path& path, Problems& p) {
     Resources r;
-    dom::object c;
-    if (e.get(c) != simdjson::SUCCESS) {
-      wrong_type(p, path, e, "an object");
-      return r;
-    }
     dom::object res;
     if (!get_object(c, "resources", res, p, path)) return r;
     const Path rpath(&path, "resources");
@@ -566,31 +556,20 @@ class Decoder {
     }
     // Effective requests: what the scheduler reserves for the pod.
     Resources sum;
-    dom::array containers;
-    if (get_array(spec, "containers", containers, p, "spec")) {
-      std::size_t i = 0;
-      const Path containers_path("spec.containers");
-      for (dom::element e : containers)
-        sum += container_requests(e, Path(&containers_path, i++), p);
-    }
+    for_each_object(spec, "containers", "spec", p, [&](dom::object c, const Path& path) {
+      sum += container_requests(c, path, p);
+    });
     Resources init_max;
     Resources sidecars;  // init containers with restartPolicy Always keep running beside the app
-    dom::array inits;
-    if (get_array(spec, "initContainers", inits, p, "spec")) {
-      std::size_t i = 0;
-      const Path inits_path("spec.initContainers");
-      for (dom::element e : inits) {
-        const Path path(&inits_path, i++);
-        const Resources r = container_requests(e, path, p);
-        dom::object c;
-        if (e.get(c) == simdjson::SUCCESS && get_string(c, "restartPolicy", p, path) == "Always") {
-          sidecars += r;
-          init_max = Resources::max(init_max, sidecars);
-        } else {
-          init_max = Resources::max(init_max, r + sidecars);
-        }
+    for_each_object(spec, "initContainers", "spec", p, [&](dom::object c, const Path& path) {
+      const Resources r = container_requests(c, path, p);
+      if (get_string(c, "restartPolicy", p, path) == "Always") {
+        sidecars += r;
+        init_max = Resources::max(init_max, sidecars);
+      } else {
+        init_max = Resources::max(init_max, r + sidecars);
       }
-    }
+    });
     Resources req = Resources::max(sum + sidecars, init_max);
     dom::object overhead;
     if (get_object(spec, "overhead", overhead, p, "spec")) {
@@ -609,37 +588,26 @@ class Decoder {
     if (get_object(spec, "affinity", affinity, p, "spec")) read_affinity(affinity, pod, p);
     read_spread(spec, pod, p);
 
-    dom::array tolerations;
-    if (get_array(spec, "tolerations", tolerations, p, "spec")) {
-      std::size_t i = 0;
-      const Path tolerations_path("spec.tolerations");
-      for (dom::element e : tolerations) {
-        const Path path(&tolerations_path, i++);
-        dom::object t;
-        if (e.get(t) != simdjson::SUCCESS) {
-          wrong_type(p, path, e, "an object");
-          continue;
+    for_each_object(spec, "tolerations", "spec", p, [&](dom::object t, const Path& path) {
+      Toleration tol;
+      tol.key = std::string(get_string(t, "key", p, path));
+      const std::string_view op = get_string(t, "operator", p, path);
+      if (op == "Exists")
+        tol.exists = true;
+      else if (!op.empty() && op != "Equal")
+        p.add(Path(&path, "operator"),
+              "unknown operator \"" + std::string(op) + "\" (expected Equal or Exists)");
+      tol.value = std::string(get_string(t, "value", p, path));
+      const std::string effect(get_string(t, "effect", p, path));
+      if (!effect.empty()) {
+        try {
+          tol.effect = parse_taint_effect(effect);
+        } catch (const InputError& err) {
+          p.add(Path(&path, "effect"), err.what());
         }
-        Toleration tol;
-        tol.key = std::string(get_string(t, "key", p, path));
-        const std::string_view op = get_string(t, "operator", p, path);
-        if (op == "Exists")
-          tol.exists = true;
-        else if (!op.empty() && op != "Equal")
-          p.add(Path(&path, "operator"),
-                "unknown operator \"" + std::string(op) + "\" (expected Equal or Exists)");
-        tol.value = std::string(get_string(t, "value", p, path));
-        const std::string effect(get_string(t, "effect", p, path));
-        if (!effect.empty()) {
-          try {
-            tol.effect = parse_taint_effect(effect);
-          } catch (const InputError& err) {
-            p.add(Path(&path, "effect"), err.what());
-          }
-        }
-        pod.tolerations.push_back(std::move(tol));
       }
-    }
+      pod.tolerations.push_back(std::move(tol));
+    });
 
     if (auto v = get_int(spec, "activeDeadlineSeconds", p, "spec")) {
       if (*v <= 0) p.add("spec.activeDeadlineSeconds", "must be positive");
@@ -654,88 +622,28 @@ class Decoder {
     if (get_object(affinity, "nodeAffinity", na, p, "spec.affinity")) {
       dom::object required;
       const Path rpath("spec.affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution");
-      const Path terms_path(&rpath, "nodeSelectorTerms");
       if (get_object(na, "requiredDuringSchedulingIgnoredDuringExecution", required, p,
                      "spec.affinity.nodeAffinity")) {
-        dom::array terms;
-        if (get_array(required, "nodeSelectorTerms", terms, p, rpath)) {
-          std::size_t i = 0;
-          for (dom::element e : terms) {
-            const Path tpath(&terms_path, i++);
-            const Path exprs_path(&tpath, "matchExpressions");
-            const Path fields_path(&tpath, "matchFields");
-            dom::object t;
-            if (e.get(t) != simdjson::SUCCESS) {
-              wrong_type(p, tpath, e, "an object");
-              continue;
-            }
-            NodeSelectorTerm term;
-            dom::array exprs;
-            if (get_array(t, "matchExpressions", exprs, p, tpath)) {
-              std::size_t j = 0;
-              for (dom::element x : exprs) {
-                if (auto r = read_requirement(x, Path(&exprs_path, j++), p, true)) {
-                  term.requirements.push_back(canonical_requirement(std::move(*r), gpu_models_));
-                }
-              }
-            }
-            dom::array fields;
-            if (get_array(t, "matchFields", fields, p, tpath)) {
-              std::size_t j = 0;
-              for (dom::element x : fields) {
-                const Path fpath(&fields_path, j++);
-                if (auto r = read_requirement(x, fpath, p, true)) {
-                  // The only field a node selector may use; a node's hostname label carries it.
-                  if (r->key != "metadata.name") {
-                    p.add(Path(&fpath, "key"),
-                          "only metadata.name is supported, got \"" + r->key + "\"");
-                    continue;
-                  }
-                  r->key = std::string(label::kHostname);
-                  term.requirements.push_back(std::move(*r));
-                }
-              }
-            }
-            pod.required_node_affinity.push_back(std::move(term));
-          }
-        }
+        for_each_object(
+            required, "nodeSelectorTerms", rpath, p, [&](dom::object t, const Path& tpath) {
+              pod.required_node_affinity.push_back(read_node_selector_term(t, tpath, p));
+            });
       }
     }
     if (get_object(affinity, "nodeAffinity", na, p, "spec.affinity")) {
-      dom::array prefs;
-      const Path ppath(
-          "spec.affinity.nodeAffinity.preferredDuringSchedulingIgnoredDuringExecution");
-      if (get_array(na, "preferredDuringSchedulingIgnoredDuringExecution", prefs, p,
-                    "spec.affinity.nodeAffinity")) {
-        std::size_t i = 0;
-        for (dom::element e : prefs) {
-          const Path tpath(&ppath, i++);
-          dom::object t;
-          if (e.get(t) != simdjson::SUCCESS) {
-            wrong_type(p, tpath, e, "an object");
-            continue;
-          }
-          PreferredNodeTerm pref;
-          pref.weight = read_weight(t, tpath, p);
-          dom::object term;
-          if (!get_object(t, "preference", term, p, tpath)) {
-            p.add(Path(&tpath, "preference"), "missing");
-            continue;
-          }
-          const Path prefpath(&tpath, "preference");
-          dom::array exprs;
-          const Path exprs_path(&prefpath, "matchExpressions");
-          if (get_array(term, "matchExpressions", exprs, p, prefpath)) {
-            std::size_t j = 0;
-            for (dom::element x : exprs) {
-              if (auto r = read_requirement(x, Path(&exprs_path, j++), p, true))
-                pref.preference.requirements.push_back(
-                    canonical_requirement(std::move(*r), gpu_models_));
-            }
-          }
-          pod.constraints.preferred_node_affinity.push_back(std::move(pref));
-        }
-      }
+      for_each_object(na, "preferredDuringSchedulingIgnoredDuringExecution",
+                      "spec.affinity.nodeAffinity", p, [&](dom::object t, const Path& tpath) {
+                        PreferredNodeTerm pref;
+                        pref.weight = read_weight(t, tpath, p);
+                        dom::object term;
+                        if (!get_object(t, "preference", term, p, tpath)) {
+                          p.add(Path(&tpath, "preference"), "missing");
+                          return;
+                        }
+                        const Path prefpath(&tpath, "preference");
+                        read_match_expressions(term, prefpath, pref.preference, p);
+                        pod.constraints.preferred_node_affinity.push_back(std::move(pref));
+                      });
     }
     dom::object aff;
     if (get_object(affinity, "podAffinity", aff, p, "spec.affinity"))
@@ -743,6 +651,33 @@ class Decoder {
     dom::object anti;
     if (get_object(affinity, "podAntiAffinity", anti, p, "spec.affinity"))
       read_pod_affinity(anti, "spec.affinity.podAntiAffinity", pod, true, p);
+  }
+
+  // matchExpressions of a node selector term (Gt and Lt allowed), their keys canonical.
+  void read_match_expressions(dom::object t, const Path& path, NodeSelectorTerm& term,
+                              Problems& p) const {
+    for_each_object(t, "matchExpressions", path, p, [&](dom::object x, const Path& xpath) {
+      if (auto r = read_requirement(x, xpath, p, true))
+        term.requirements.push_back(canonical_requirement(std::move(*r), gpu_models_));
+    });
+  }
+
+  // One nodeSelectorTerm: matchExpressions, and matchFields on metadata.name.
+  NodeSelectorTerm read_node_selector_term(dom::object t, const Path& tpath, Problems& p) const {
+    NodeSelectorTerm term;
+    read_match_expressions(t, tpath, term, p);
+    for_each_object(t, "matchFields", tpath, p, [&](dom::object x, const Path& fpath) {
+      auto r = read_requirement(x, fpath, p, true);
+      if (!r) return;
+      // The only field a node selector may use; a node's hostname label carries it.
+      if (r->key != "metadata.name") {
+        p.add(Path(&fpath, "key"), "only metadata.name is supported, got \"" + r->key + "\"");
+        return;
+      }
+      r->key = std::string(label::kHostname);
+      term.requirements.push_back(std::move(*r));
+    });
+    return term;
   }
 
   static std::int32_t read_weight(dom::object t, const Path& path, Problems& p) {
@@ -774,16 +709,8 @@ class Decoder {
     if (has_selector) term.selector = read_label_selector(sel, Path(&path, "labelSelector"), p);
     dom::array nss;
     if (get_array(t, "namespaces", nss, p, path)) {
-      std::size_t i = 0;
-      const Path npath(&path, "namespaces");
-      for (dom::element e : nss) {
-        std::string_view s;
-        if (e.get(s) != simdjson::SUCCESS)
-          wrong_type(p, Path(&npath, i), e, "a string");
-        else
-          term.namespaces.emplace_back(s);
-        ++i;
-      }
+      for_each_string(nss, Path(&path, "namespaces"), p,
+                      [&](std::string_view s, const Path&) { term.namespaces.emplace_back(s); });
     }
     dom::object nsel;
     // The empty namespaceSelector ({}) selects every namespace; a non-empty one is read as
@@ -798,78 +725,53 @@ class Decoder {
         p.add(kpath, "may not be set without labelSelector");
         continue;
       }
-      std::size_t i = 0;
-      for (dom::element e : keys) {
-        std::string_view k;
-        if (e.get(k) != simdjson::SUCCESS) {
-          wrong_type(p, Path(&kpath, i++), e, "a string");
-          continue;
-        }
-        ++i;
+      for_each_string(keys, kpath, p, [&](std::string_view k, const Path&) {
         auto it = pod.labels.find(k);
-        if (it == pod.labels.end()) continue;  // a key the pod lacks is ignored
+        if (it == pod.labels.end()) return;  // a key the pod lacks is ignored
         term.selector.match_expressions.push_back(
             {std::string(k), mismatch ? SelectorOp::NotIn : SelectorOp::In, {it->second}});
-      }
+      });
     }
     return term;
   }
 
   void read_pod_affinity(dom::object o, const char* where, Pod& pod, bool anti, Problems& p) const {
     const Path base(where);
-    dom::array terms;
-    const Path rpath(&base, "requiredDuringSchedulingIgnoredDuringExecution");
-    if (get_array(o, "requiredDuringSchedulingIgnoredDuringExecution", terms, p, base)) {
-      std::size_t i = 0;
-      for (dom::element e : terms) {
-        const Path tpath(&rpath, i++);
-        dom::object t;
-        if (e.get(t) != simdjson::SUCCESS) {
-          wrong_type(p, tpath, e, "an object");
-          continue;
-        }
-        auto term = read_pod_affinity_term(t, tpath, pod, p);
-        if (!term) continue;
-        // Hostname anti-affinity within the pod's namespace stays where the packer and the
-        // placement read it; a term without a selector selects no pods and constrains nothing.
-        dom::object sel;
-        if (anti && term->topology_key == label::kHostname && term->namespaces.empty() &&
-            !term->all_namespaces) {
-          if (get_object(t, "labelSelector", sel, p, tpath))
-            pod.anti_affinity_hostname.push_back(std::move(term->selector));
-          continue;
-        }
-        if (!get_object(t, "labelSelector", sel, p, tpath)) continue;
-        (anti ? pod.constraints.anti_affinity : pod.constraints.affinity)
-            .push_back(std::move(*term));
-      }
-    }
-    dom::array prefs;
-    const Path ppath(&base, "preferredDuringSchedulingIgnoredDuringExecution");
-    if (get_array(o, "preferredDuringSchedulingIgnoredDuringExecution", prefs, p, base)) {
-      std::size_t i = 0;
-      for (dom::element e : prefs) {
-        const Path tpath(&ppath, i++);
-        dom::object t;
-        if (e.get(t) != simdjson::SUCCESS) {
-          wrong_type(p, tpath, e, "an object");
-          continue;
-        }
-        WeightedPodAffinityTerm w;
-        w.weight = read_weight(t, tpath, p);
-        dom::object inner;
-        const Path ipath(&tpath, "podAffinityTerm");
-        if (!get_object(t, "podAffinityTerm", inner, p, tpath)) {
-          p.add(ipath, "missing");
-          continue;
-        }
-        auto term = read_pod_affinity_term(inner, ipath, pod, p);
-        if (!term) continue;
-        w.term = std::move(*term);
-        (anti ? pod.constraints.preferred_anti_affinity : pod.constraints.preferred_affinity)
-            .push_back(std::move(w));
-      }
-    }
+    for_each_object(o, "requiredDuringSchedulingIgnoredDuringExecution", base, p,
+                    [&](dom::object t, const Path& tpath) {
+                      auto term = read_pod_affinity_term(t, tpath, pod, p);
+                      if (!term) return;
+                      // Hostname anti-affinity within the pod's namespace stays where the packer
+                      // and the placement read it; a term without a selector selects no pods and
+                      // constrains nothing.
+                      dom::object sel;
+                      if (anti && term->topology_key == label::kHostname &&
+                          term->namespaces.empty() && !term->all_namespaces) {
+                        if (get_object(t, "labelSelector", sel, p, tpath))
+                          pod.anti_affinity_hostname.push_back(std::move(term->selector));
+                        return;
+                      }
+                      if (!get_object(t, "labelSelector", sel, p, tpath)) return;
+                      (anti ? pod.constraints.anti_affinity : pod.constraints.affinity)
+                          .push_back(std::move(*term));
+                    });
+    for_each_object(
+        o, "preferredDuringSchedulingIgnoredDuringExecution", base, p,
+        [&](dom::object t, const Path& tpath) {
+          WeightedPodAffinityTerm w;
+          w.weight = read_weight(t, tpath, p);
+          dom::object inner;
+          const Path ipath(&tpath, "podAffinityTerm");
+          if (!get_object(t, "podAffinityTerm", inner, p, tpath)) {
+            p.add(ipath, "missing");
+            return;
+          }
+          auto term = read_pod_affinity_term(inner, ipath, pod, p);
+          if (!term) return;
+          w.term = std::move(*term);
+          (anti ? pod.constraints.preferred_anti_affinity : pod.constraints.preferred_affinity)
+              .push_back(std::move(w));
+        });
   }
 
   // spec.topologySpreadConstraints, validated as kube-apiserver validates them: maxSkew > 0,
@@ -877,99 +779,91 @@ class Decoder {
   // the two policies Honor or Ignore, matchLabelKeys only with a labelSelector and never a key
   // the selector already names.
   static void read_spread(dom::object spec, Pod& pod, Problems& p) {
-    dom::array items;
-    const Path base("spec.topologySpreadConstraints");
-    if (!get_array(spec, "topologySpreadConstraints", items, p, "spec")) return;
-    std::size_t i = 0;
-    for (dom::element e : items) {
-      const Path path(&base, i++);
-      dom::object t;
-      if (e.get(t) != simdjson::SUCCESS) {
-        wrong_type(p, path, e, "an object");
-        continue;
-      }
-      TopologySpreadConstraint c;
-      const auto skew = get_int(t, "maxSkew", p, path);
-      if (!skew) {
-        p.add(Path(&path, "maxSkew"), "missing (required, at least 1)");
-        continue;
-      }
-      if (*skew < 1 || *skew > 1000000) {
-        p.add(Path(&path, "maxSkew"), "must be at least 1, got " + std::to_string(*skew));
-        continue;
-      }
-      c.max_skew = static_cast<std::int32_t>(*skew);
-      c.topology_key = std::string(get_string(t, "topologyKey", p, path));
-      if (c.topology_key.empty()) {
-        p.add(Path(&path, "topologyKey"), "missing (required, e.g. topology.kubernetes.io/zone)");
-        continue;
-      }
-      const std::string_view when = get_string(t, "whenUnsatisfiable", p, path);
-      if (when == "DoNotSchedule") {
-        c.when_unsatisfiable = WhenUnsatisfiable::DoNotSchedule;
-      } else if (when == "ScheduleAnyway") {
-        c.when_unsatisfiable = WhenUnsatisfiable::ScheduleAnyway;
-      } else {
-        p.add(Path(&path, "whenUnsatisfiable"),
-              when.empty() ? std::string("missing (DoNotSchedule or ScheduleAnyway)")
-                           : "unknown value \"" + std::string(when) +
-                                 "\" (expected DoNotSchedule or ScheduleAnyway)");
-        continue;
-      }
-      if (auto md = get_int(t, "minDomains", p, path)) {
-        if (*md < 1 || *md > 1000000) {
-          p.add(Path(&path, "minDomains"), "must be at least 1, got " + std::to_string(*md));
-          continue;
-        }
-        if (c.when_unsatisfiable != WhenUnsatisfiable::DoNotSchedule) {
-          p.add(Path(&path, "minDomains"), "may be set only with whenUnsatisfiable DoNotSchedule");
-          continue;
-        }
-        c.min_domains = static_cast<std::int32_t>(*md);
-      }
-      for (const std::string_view key : {"nodeAffinityPolicy", "nodeTaintsPolicy"}) {
-        const std::string_view v = get_string(t, key, p, path);
-        if (v.empty()) continue;
-        if (v != "Honor" && v != "Ignore") {
-          p.add(Path(&path, key),
-                "unknown value \"" + std::string(v) + "\" (expected Honor or Ignore)");
-          continue;
-        }
-        const InclusionPolicy ip = v == "Honor" ? InclusionPolicy::Honor : InclusionPolicy::Ignore;
-        (key == "nodeAffinityPolicy" ? c.node_affinity_policy : c.node_taints_policy) = ip;
-      }
-      dom::object sel;
-      c.has_selector = get_object(t, "labelSelector", sel, p, path);
-      if (c.has_selector) c.selector = read_label_selector(sel, Path(&path, "labelSelector"), p);
-      dom::array keys;
-      if (get_array(t, "matchLabelKeys", keys, p, path)) {
-        const Path kpath(&path, "matchLabelKeys");
-        if (!c.has_selector) p.add(kpath, "may not be set without labelSelector");
-        std::size_t j = 0;
-        for (dom::element k : keys) {
-          const Path one(&kpath, j++);
-          std::string_view key;
-          if (k.get(key) != simdjson::SUCCESS) {
-            wrong_type(p, one, k, "a string");
-            continue;
-          }
-          const bool named =
-              c.selector.match_labels.count(key) > 0 ||
-              std::any_of(c.selector.match_expressions.begin(), c.selector.match_expressions.end(),
-                          [&](const Requirement& r) { return r.key == key; });
-          if (named) {
-            p.add(one, "\"" + std::string(key) + "\" is also in labelSelector");
-            continue;
-          }
-          c.match_label_keys.emplace_back(key);
-          auto it = pod.labels.find(key);
-          if (it != pod.labels.end())
-            c.selector.match_expressions.push_back(
-                {std::string(key), SelectorOp::In, {it->second}});
-        }
-      }
-      pod.constraints.spread.push_back(std::move(c));
+    for_each_object(spec, "topologySpreadConstraints", "spec", p,
+                    [&](dom::object t, const Path& path) {
+                      if (auto c = read_spread_constraint(t, path, pod, p))
+                        pod.constraints.spread.push_back(std::move(*c));
+                    });
+  }
+
+  // One spread constraint; nullopt when a problem makes it meaningless (the pod is bad input).
+  static std::optional<TopologySpreadConstraint> read_spread_constraint(dom::object t,
+                                                                        const Path& path,
+                                                                        const Pod& pod,
+                                                                        Problems& p) {
+    TopologySpreadConstraint c;
+    const auto skew = get_int(t, "maxSkew", p, path);
+    if (!skew) {
+      p.add(Path(&path, "maxSkew"), "missing (required, at least 1)");
+      return std::nullopt;
     }
+    if (*skew < 1 || *skew > 1000000) {
+      p.add(Path(&path, "maxSkew"), "must be at least 1, got " + std::to_string(*skew));
+      return std::nullopt;
+    }
+    c.max_skew = static_cast<std::int32_t>(*skew);
+    c.topology_key = std::string(get_string(t, "topologyKey", p, path));
+    if (c.topology_key.empty()) {
+      p.add(Path(&path, "topologyKey"), "missing (required, e.g. topology.kubernetes.io/zone)");
+      return std::nullopt;
+    }
+    const std::string_view when = get_string(t, "whenUnsatisfiable", p, path);
+    if (when == "DoNotSchedule") {
+      c.when_unsatisfiable = WhenUnsatisfiable::DoNotSchedule;
+    } else if (when == "ScheduleAnyway") {
+      c.when_unsatisfiable = WhenUnsatisfiable::ScheduleAnyway;
+    } else {
+      p.add(Path(&path, "whenUnsatisfiable"),
+            when.empty() ? std::string("missing (DoNotSchedule or ScheduleAnyway)")
+                         : "unknown value \"" + std::string(when) +
+                               "\" (expected DoNotSchedule or ScheduleAnyway)");
+      return std::nullopt;
+    }
+    if (auto md = get_int(t, "minDomains", p, path)) {
+      if (*md < 1 || *md > 1000000) {
+        p.add(Path(&path, "minDomains"), "must be at least 1, got " + std::to_string(*md));
+        return std::nullopt;
+      }
+      if (c.when_unsatisfiable != WhenUnsatisfiable::DoNotSchedule) {
+        p.add(Path(&path, "minDomains"), "may be set only with whenUnsatisfiable DoNotSchedule");
+        return std::nullopt;
+      }
+      c.min_domains = static_cast<std::int32_t>(*md);
+    }
+    for (const std::string_view key : {"nodeAffinityPolicy", "nodeTaintsPolicy"}) {
+      const std::string_view v = get_string(t, key, p, path);
+      if (v.empty()) continue;
+      if (v != "Honor" && v != "Ignore") {
+        p.add(Path(&path, key),
+              "unknown value \"" + std::string(v) + "\" (expected Honor or Ignore)");
+        continue;
+      }
+      const InclusionPolicy ip = v == "Honor" ? InclusionPolicy::Honor : InclusionPolicy::Ignore;
+      (key == "nodeAffinityPolicy" ? c.node_affinity_policy : c.node_taints_policy) = ip;
+    }
+    dom::object sel;
+    c.has_selector = get_object(t, "labelSelector", sel, p, path);
+    if (c.has_selector) c.selector = read_label_selector(sel, Path(&path, "labelSelector"), p);
+    dom::array keys;
+    if (get_array(t, "matchLabelKeys", keys, p, path)) {
+      const Path kpath(&path, "matchLabelKeys");
+      if (!c.has_selector) p.add(kpath, "may not be set without labelSelector");
+      for_each_string(keys, kpath, p, [&](std::string_view key, const Path& one) {
+        const bool named =
+            c.selector.match_labels.count(key) > 0 ||
+            std::any_of(c.selector.match_expressions.begin(), c.selector.match_expressions.end(),
+                        [&](const Requirement& r) { return r.key == key; });
+        if (named) {
+          p.add(one, "\"" + std::string(key) + "\" is also in labelSelector");
+          return;
+        }
+        c.match_label_keys.emplace_back(key);
+        auto it = pod.labels.find(key);
+        if (it != pod.labels.end())
+          c.selector.match_expressions.push_back({std::string(key), SelectorOp::In, {it->second}});
+      });
+    }
+    return c;
   }
 
   const std::vector<std::string>& gpu_models_;

@@ -51,27 +51,16 @@ EventRecorder::EventRecorder(const KubeConfig& config, const Clock& clock,
       options_(std::move(options)),
       client_(config, options_.client),
       correlator_(options_.correlator),
-      tokens_(options_.write_burst) {}
+      bg_(options_.writes_per_second, options_.write_burst) {}
 
 EventRecorder::~EventRecorder() { stop(); }
 
 void EventRecorder::start() {
-  std::lock_guard lock(mu_);
-  if (worker_.joinable()) return;
-  stop_ = false;
-  worker_ = std::thread([this] { run(); });
+  bg_.start([this] { run(); });
 }
 
 void EventRecorder::stop() {
-  {
-    std::lock_guard lock(mu_);
-    stop_ = true;
-  }
-  cv_.notify_all();
-  if (worker_.joinable()) worker_.join();
-  std::lock_guard lock(mu_);
-  queue_.clear();  // the process is stopping: nobody would wait for these
-  idle_cv_.notify_all();
+  bg_.stop([this] { queue_.clear(); });  // the process is stopping: nobody would wait for these
 }
 
 bool EventRecorder::record(const ObjectRef& about, const std::string& type,
@@ -88,7 +77,7 @@ bool EventRecorder::record(const ObjectRef& about, const std::string& type,
   // Node events live in "default", as the kubelet's do; namespaced objects' in their namespace.
   e.ns = about.ns.empty() ? "default" : about.ns;
   {
-    std::lock_guard lock(mu_);
+    std::lock_guard lock(bg_.mu);
     if (queue_.size() >= options_.queue_limit) {
       count(stats_.dropped_full, "dropped_queue_full");
       return false;
@@ -96,17 +85,17 @@ bool EventRecorder::record(const ObjectRef& about, const std::string& type,
     queue_.push_back(std::move(p));
     ++stats_.queued;
   }
-  cv_.notify_one();
+  bg_.wake.notify_one();
   return true;
 }
 
 bool EventRecorder::flush(std::chrono::milliseconds deadline) {
-  std::unique_lock lock(mu_);
-  return idle_cv_.wait_for(lock, deadline, [this] { return queue_.empty() && !busy_; });
+  std::unique_lock lock(bg_.mu);
+  return bg_.idle.wait_for(lock, deadline, [this] { return queue_.empty() && !busy_; });
 }
 
 std::size_t EventRecorder::queued() const {
-  std::lock_guard lock(mu_);
+  std::lock_guard lock(bg_.mu);
   return queue_.size() + (busy_ ? 1 : 0);
 }
 
@@ -115,31 +104,14 @@ void EventRecorder::count(std::atomic<std::uint64_t>& counter, const char* outco
   if (outcome_) outcome_(outcome);
 }
 
-// A token bucket over the monotonic reading: waits (interruptibly) until a write may go.
-bool EventRecorder::take_token(std::unique_lock<std::mutex>& lock) {
-  const double rate = std::max(options_.writes_per_second, 1e-3);
-  for (;;) {
-    const double now = monotonic_ ? monotonic_() : clock_.monotonic_seconds();
-    if (refilled_at_ < 0) refilled_at_ = now;
-    if (now > refilled_at_) {
-      tokens_ = std::min(options_.write_burst, tokens_ + (now - refilled_at_) * rate);
-      refilled_at_ = now;
-    }
-    if (tokens_ >= 1) {
-      tokens_ -= 1;
-      return true;
-    }
-    const auto wait = std::chrono::duration<double>(std::min(1.0, (1 - tokens_) / rate));
-    if (cv_.wait_for(lock, wait, [this] { return stop_; })) return false;
-  }
-}
-
 void EventRecorder::run() {
-  std::unique_lock lock(mu_);
+  std::unique_lock lock(bg_.mu);
   for (;;) {
-    cv_.wait(lock, [this] { return stop_ || !queue_.empty(); });
-    if (stop_) return;
-    if (!take_token(lock)) return;
+    bg_.wake.wait(lock, [this] { return bg_.stopping || !queue_.empty(); });
+    if (bg_.stopping) return;
+    if (!bg_.take_token(lock,
+                        [this] { return monotonic_ ? monotonic_() : clock_.monotonic_seconds(); }))
+      return;
     Pending p = std::move(queue_.front());
     queue_.pop_front();
     busy_ = true;
@@ -147,7 +119,7 @@ void EventRecorder::run() {
     send(std::move(p));
     lock.lock();
     busy_ = false;
-    if (queue_.empty()) idle_cv_.notify_all();
+    if (queue_.empty()) bg_.idle.notify_all();
   }
 }
 

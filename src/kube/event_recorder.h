@@ -6,16 +6,15 @@
 // A loop that reports on 10,000 pods therefore costs 10,000 queue pushes, not 10,000 requests.
 #include <atomic>
 #include <chrono>
-#include <condition_variable>
 #include <cstddef>
 #include <deque>
 #include <functional>
 #include <mutex>
 #include <string>
-#include <thread>
 
 #include "controller/interfaces.h"
 #include "kube/api_client.h"
+#include "kube/background_writer.h"
 #include "kube/event_correlator.h"
 
 namespace fitscale {
@@ -79,7 +78,6 @@ class EventRecorder {
     Time at = 0;
   };
   void run();
-  bool take_token(std::unique_lock<std::mutex>& lock);
   void send(Pending p);
   bool write(const KubeEvent& e, bool update, HttpResponse& r);
   void count(std::atomic<std::uint64_t>& counter, const char* outcome);
@@ -94,15 +92,10 @@ class EventRecorder {
   std::function<void(const std::string&)> warn_;
   EventRecorderStats stats_;
 
-  mutable std::mutex mu_;
-  std::condition_variable cv_;       // work arrived, or stop
-  std::condition_variable idle_cv_;  // the queue drained
+  // The worker thread; its lock guards what is queued below (mutable: queued() locks it).
+  mutable BackgroundWriter bg_;
   std::deque<Pending> queue_;
   bool busy_ = false;
-  bool stop_ = false;
-  double tokens_ = 0;
-  double refilled_at_ = -1;
-  std::thread worker_;
 };
 
 }  // namespace fitscale

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <nlohmann/json.hpp>
 
+#include "kube/json_list_page.h"
 #include "kube/pod_group_codec.h"
 #include "model/error.h"
 
@@ -86,16 +87,10 @@ ResourceCodec<PodGroupView> jobset_codec() {
   c.decode_list = [](std::string_view page,
                      std::vector<std::pair<std::string, PodGroupView>>& items,
                      std::vector<std::pair<std::string, std::string>>& bad) {
-    decode_gang_object_page(page, "jobsets", decode_jobset, items, bad);
+    decode_list_page(page, "jobsets", decode_jobset, items, bad);
   };
   c.decode_object = [](std::string_view object_json) {
-    json j;
-    try {
-      j = json::parse(object_json);
-    } catch (const json::exception& e) {
-      throw InputError(std::string("not JSON: ") + e.what());
-    }
-    return decode_jobset(j);
+    return decode_jobset(parse_api_json(object_json));
   };
   return c;
 }

@@ -5,6 +5,7 @@
 #include <cmath>
 #include <nlohmann/json.hpp>
 
+#include "kube/json_list_page.h"
 #include "kube/json_yaml.h"
 #include "model/budget_manifest.h"
 #include "model/error.h"
@@ -14,11 +15,6 @@ namespace fitscale {
 namespace {
 
 using json = nlohmann::json;
-
-std::string key_of(const json& item) {
-  const auto& m = item.value("metadata", json::object());
-  return m.value("namespace", std::string()) + "/" + m.value("name", std::string());
-}
 
 BudgetObject decode(const json& item, const std::string& own_ns) {
   return read_budget_manifest(yaml_of_json(item), "", own_ns);
@@ -35,29 +31,11 @@ ResourceCodec<BudgetObject> budget_codec(const std::string& own_ns) {
   c.decode_list = [own_ns](std::string_view page,
                            std::vector<std::pair<std::string, BudgetObject>>& items,
                            std::vector<std::pair<std::string, std::string>>& bad) {
-    json j;
-    try {
-      j = json::parse(page);
-    } catch (const json::exception& e) {
-      throw InputError(std::string("budgets: not JSON: ") + e.what());
-    }
-    for (const auto& item : j.value("items", json::array())) {
-      const std::string key = key_of(item);
-      try {
-        items.emplace_back(key, decode(item, own_ns));
-      } catch (const InputError& e) {
-        bad.emplace_back(key, e.what());
-      }
-    }
+    decode_list_page(
+        page, "budgets", [&](const json& item) { return decode(item, own_ns); }, items, bad);
   };
   c.decode_object = [own_ns](std::string_view object_json) {
-    json j;
-    try {
-      j = json::parse(object_json);
-    } catch (const json::exception& e) {
-      throw InputError(std::string("not JSON: ") + e.what());
-    }
-    return decode(j, own_ns);
+    return decode(parse_api_json(object_json), own_ns);
   };
   return c;
 }

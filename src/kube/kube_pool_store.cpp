@@ -3,6 +3,7 @@
 #include <cmath>
 #include <nlohmann/json.hpp>
 
+#include "kube/json_list_page.h"
 #include "kube/json_yaml.h"
 #include "model/error.h"
 #include "model/money.h"
@@ -12,18 +13,6 @@ namespace fitscale {
 namespace {
 
 using json = nlohmann::json;
-
-std::string name_of(const json& item) {
-  return item.value("metadata", json::object()).value("name", std::string());
-}
-
-json parse(std::string_view text, const char* what) {
-  try {
-    return json::parse(text);
-  } catch (const json::exception& e) {
-    throw InputError(std::string(what) + ": not JSON: " + e.what());
-  }
-}
 
 std::string quantity_cpu(std::int64_t milli) {
   return milli % 1000 == 0 ? std::to_string(milli / 1000) : std::to_string(milli) + "m";
@@ -44,18 +33,12 @@ ResourceCodec<PoolObject> pool_codec() {
   c.path = "/apis/fitscale.io/v1alpha1/pools";  // literal: tests/e2e/test_deploy.py reads it
   c.decode_list = [](std::string_view page, std::vector<std::pair<std::string, PoolObject>>& items,
                      std::vector<std::pair<std::string, std::string>>& bad) {
-    const json j = parse(page, "pools");
-    for (const auto& item : j.value("items", json::array())) {
-      const std::string key = name_of(item);  // cluster scoped: the cache key is the name
-      try {
-        items.emplace_back(key, read_pool_manifest(yaml_of_json(item), ""));
-      } catch (const InputError& e) {
-        bad.emplace_back(key, e.what());
-      }
-    }
+    decode_list_page(
+        page, "pools", [](const json& item) { return read_pool_manifest(yaml_of_json(item), ""); },
+        items, bad, ObjectScope::Cluster);  // cluster scoped: the cache key is the name
   };
   c.decode_object = [](std::string_view object_json) {
-    return read_pool_manifest(yaml_of_json(parse(object_json, "pool")), "");
+    return read_pool_manifest(yaml_of_json(parse_api_json(object_json, "pool")), "");
   };
   return c;
 }

@@ -4,6 +4,7 @@
 
 #include "kube/api_discovery.h"
 #include "kube/decode.h"
+#include "kube/json_list_page.h"
 #include "model/error.h"
 
 namespace fitscale {
@@ -28,12 +29,6 @@ std::string string_at(const json& o, const char* key, const std::string& where) 
   return v.get<std::string>();
 }
 
-std::string key_of(const json& item) {
-  if (!item.is_object() || !item.contains("metadata") || !item["metadata"].is_object()) return "?";
-  const json& m = item["metadata"];
-  return m.value("namespace", std::string()) + "/" + m.value("name", std::string());
-}
-
 // The caller sets the path (a literal: tests/e2e/test_deploy.py reads it for the RBAC check).
 template <class T, class Decode>
 ResourceCodec<T> json_codec(const std::string& resource, Decode decode) {
@@ -42,32 +37,10 @@ ResourceCodec<T> json_codec(const std::string& resource, Decode decode) {
   c.decode_list = [decode, resource](std::string_view page,
                                      std::vector<std::pair<std::string, T>>& items,
                                      std::vector<std::pair<std::string, std::string>>& bad) {
-    json j;
-    try {
-      j = json::parse(page);
-    } catch (const json::exception& e) {
-      throw InputError(resource + ": not JSON: " + e.what());
-    }
-    const json list = j.value("items", json::array());
-    if (!list.is_array()) throw InputError(resource + ": items: expected an array");
-    for (const auto& item : list) {
-      const std::string key = key_of(item);
-      try {
-        items.emplace_back(key, decode(item));
-      } catch (const InputError& e) {
-        bad.emplace_back(key, e.what());
-      } catch (const json::exception& e) {  // a field of the wrong type
-        bad.emplace_back(key, e.what());
-      }
-    }
+    decode_list_page(page, resource, decode, items, bad);
   };
   c.decode_object = [decode](std::string_view text) {
-    json j;
-    try {
-      j = json::parse(text);
-    } catch (const json::exception& e) {
-      throw InputError(std::string("not JSON: ") + e.what());
-    }
+    const json j = parse_api_json(text);
     try {
       return decode(j);
     } catch (const json::exception& e) {

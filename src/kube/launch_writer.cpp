@@ -14,33 +14,24 @@ LaunchWriter::LaunchWriter(const KubeConfig& config, const Clock& clock,
     : clock_(clock),
       options_(std::move(options)),
       client_(config, options_.client),
-      tokens_(options_.write_burst) {}
+      bg_(options_.writes_per_second, options_.write_burst) {}
 
 LaunchWriter::~LaunchWriter() { stop(); }
 
 void LaunchWriter::start() {
-  std::lock_guard lock(mu_);
-  if (worker_.joinable()) return;
-  stop_ = false;
-  worker_ = std::thread([this] { run(); });
+  bg_.start([this] { run(); });
 }
 
 void LaunchWriter::stop() {
-  {
-    std::lock_guard lock(mu_);
-    stop_ = true;
-  }
-  cv_.notify_all();
-  if (worker_.joinable()) worker_.join();
-  std::lock_guard lock(mu_);
-  pending_.clear();
-  order_.clear();
-  idle_cv_.notify_all();
+  bg_.stop([this] {
+    pending_.clear();
+    order_.clear();
+  });
 }
 
 void LaunchWriter::launch_changed(const LaunchRecord& launch) {
   {
-    std::lock_guard lock(mu_);
+    std::lock_guard lock(bg_.mu);
     ++stats_.changed;
     auto [it, inserted] = pending_.try_emplace(launch.name, launch);
     if (!inserted) {
@@ -54,12 +45,12 @@ void LaunchWriter::launch_changed(const LaunchRecord& launch) {
     }
     order_.push_back(launch.name);
   }
-  cv_.notify_one();
+  bg_.wake.notify_one();
 }
 
 bool LaunchWriter::flush(std::chrono::milliseconds deadline) {
-  std::unique_lock lock(mu_);
-  return idle_cv_.wait_for(lock, deadline, [this] { return order_.empty() && !busy_; });
+  std::unique_lock lock(bg_.mu);
+  return bg_.idle.wait_for(lock, deadline, [this] { return order_.empty() && !busy_; });
 }
 
 void LaunchWriter::count(std::atomic<std::uint64_t>& counter, const char* outcome) {
@@ -74,25 +65,6 @@ void LaunchWriter::failure(const std::string& what, const HttpResponse& r) {
   if (warn_ && (failures == 1 || failures % 100 == 0)) {
     warn_("Launch object " + what + " failed (" + std::to_string(failures) +
           " so far): " + describe_failure(r));
-  }
-}
-
-// A token bucket over the monotonic reading: waits (interruptibly) until a write may go.
-bool LaunchWriter::take_token(std::unique_lock<std::mutex>& lock) {
-  const double rate = std::max(options_.writes_per_second, 1e-3);
-  for (;;) {
-    const double now = monotonic_ ? monotonic_() : clock_.monotonic_seconds();
-    if (refilled_at_ < 0) refilled_at_ = now;
-    if (now > refilled_at_) {
-      tokens_ = std::min(options_.write_burst, tokens_ + (now - refilled_at_) * rate);
-      refilled_at_ = now;
-    }
-    if (tokens_ >= 1) {
-      tokens_ -= 1;
-      return true;
-    }
-    const auto wait = std::chrono::duration<double>(std::min(1.0, (1 - tokens_) / rate));
-    if (cv_.wait_for(lock, wait, [this] { return stop_; })) return false;
   }
 }
 
@@ -224,11 +196,12 @@ void LaunchWriter::expire(Time now) {
 }
 
 void LaunchWriter::run() {
-  std::unique_lock lock(mu_);
+  std::unique_lock lock(bg_.mu);
   for (;;) {
     // Wakes at least every second: deletions fall due and retries come round without work.
-    cv_.wait_for(lock, std::chrono::seconds(1), [this] { return stop_ || !order_.empty(); });
-    if (stop_) return;
+    bg_.wake.wait_for(lock, std::chrono::seconds(1),
+                      [this] { return bg_.stopping || !order_.empty(); });
+    if (bg_.stopping) return;
     busy_ = true;
     lock.unlock();
     const bool open = !gate_ || gate_();
@@ -260,7 +233,8 @@ void LaunchWriter::run() {
         retry_.clear();
       }
       if (!order_.empty()) {
-        if (!take_token(lock)) {
+        if (!bg_.take_token(
+                lock, [this] { return monotonic_ ? monotonic_() : clock_.monotonic_seconds(); })) {
           busy_ = false;
           return;
         }
@@ -275,7 +249,7 @@ void LaunchWriter::run() {
       }
     }
     busy_ = false;
-    if (order_.empty()) idle_cv_.notify_all();
+    if (order_.empty()) bg_.idle.notify_all();
   }
 }
 

@@ -15,7 +15,6 @@
 //     `absent_recheck_s`, and writes them all once it is there.
 #include <atomic>
 #include <chrono>
-#include <condition_variable>
 #include <cstddef>
 #include <deque>
 #include <functional>
@@ -23,12 +22,12 @@
 #include <mutex>
 #include <optional>
 #include <string>
-#include <thread>
 #include <unordered_map>
 
 #include "controller/interfaces.h"
 #include "controller/launch_lifecycle.h"
 #include "kube/api_client.h"
+#include "kube/background_writer.h"
 
 namespace fitscale {
 
@@ -87,7 +86,6 @@ class LaunchWriter : public LaunchLog {
     std::optional<LaunchStatus> status;  // nullopt: exists, status not read
   };
   void run();
-  bool take_token(std::unique_lock<std::mutex>& lock);
   bool list();                 // worker: the term's first look; false: not now
   void write(LaunchRecord r);  // worker
   void expire(Time now);       // worker
@@ -115,16 +113,11 @@ class LaunchWriter : public LaunchLog {
   std::unordered_map<std::string, LaunchRecord> retry_;  // not written yet (absent CRD, failure)
   Time retry_at_ = 0;
 
-  mutable std::mutex mu_;
-  std::condition_variable cv_;
-  std::condition_variable idle_cv_;
+  // The worker thread; its lock guards what is queued below (mutable: queued() locks it).
+  mutable BackgroundWriter bg_;
   std::unordered_map<std::string, LaunchRecord> pending_;  // name -> latest record
   std::deque<std::string> order_;                          // names in pending_, oldest first
   bool busy_ = false;
-  bool stop_ = false;
-  double tokens_ = 0;
-  double refilled_at_ = -1;
-  std::thread worker_;
 };
 
 }  // namespace fitscale

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <nlohmann/json.hpp>
 
+#include "kube/json_list_page.h"
 #include "model/error.h"
 
 namespace fitscale {
@@ -41,36 +42,6 @@ PodGroupView decode_pod_group(const json& o, GangSizer kind) {
 }
 
 namespace {
-std::string key_of(const json& item) {
-  if (!item.is_object() || !item.contains("metadata") || !item["metadata"].is_object()) return "?";
-  const json& m = item["metadata"];
-  return m.value("namespace", std::string()) + "/" + m.value("name", std::string());
-}
-}  // namespace
-
-void decode_gang_object_page(std::string_view page, const std::string& resource,
-                             const std::function<PodGroupView(const json&)>& decode,
-                             std::vector<std::pair<std::string, PodGroupView>>& items,
-                             std::vector<std::pair<std::string, std::string>>& bad) {
-  json j;
-  try {
-    j = json::parse(page);
-  } catch (const json::exception& e) {
-    throw InputError(resource + ": not JSON: " + e.what());
-  }
-  const json list = j.value("items", json::array());
-  if (!list.is_array()) throw InputError(resource + ": items: expected an array");
-  for (const auto& item : list) {
-    const std::string key = key_of(item);
-    try {
-      items.emplace_back(key, decode(item));
-    } catch (const InputError& e) {
-      bad.emplace_back(key, e.what());
-    }
-  }
-}
-
-namespace {
 // Without its path: each caller sets it as a literal (test_deploy.py reads the literals to check
 // the chart's RBAC).
 ResourceCodec<PodGroupView> codec_of(std::string resource, GangSizer kind) {
@@ -80,17 +51,11 @@ ResourceCodec<PodGroupView> codec_of(std::string resource, GangSizer kind) {
                       std::string_view page,
                       std::vector<std::pair<std::string, PodGroupView>>& items,
                       std::vector<std::pair<std::string, std::string>>& bad) {
-    decode_gang_object_page(
+    decode_list_page(
         page, name, [kind](const json& o) { return decode_pod_group(o, kind); }, items, bad);
   };
   c.decode_object = [kind](std::string_view object_json) {
-    json j;
-    try {
-      j = json::parse(object_json);
-    } catch (const json::exception& e) {
-      throw InputError(std::string("not JSON: ") + e.what());
-    }
-    return decode_pod_group(j, kind);
+    return decode_pod_group(parse_api_json(object_json), kind);
   };
   return c;
 }

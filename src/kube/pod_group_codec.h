@@ -2,11 +2,8 @@
 // PodGroup objects as the API serves them, coscheduling (scheduling.x-k8s.io/v1alpha1) and
 // Volcano (scheduling.volcano.sh/v1beta1): what a cluster dump holds and what the live informers
 // keep (model/pod_group.h says why). Both have spec.minMember; the reader is shared.
-#include <functional>
 #include <nlohmann/json_fwd.hpp>
 #include <string>
-#include <utility>
-#include <vector>
 
 #include "kube/informer.h"
 #include "model/pod_group.h"
@@ -24,12 +21,5 @@ PodGroupView decode_pod_group(const nlohmann::json& object,
 
 ResourceCodec<PodGroupView> pod_group_codec();          // coscheduling
 ResourceCodec<PodGroupView> volcano_pod_group_codec();  // Volcano
-
-// The list-page reader both codecs (and the JobSet one) share: every item decoded by `decode`,
-// or reported in `bad` as ("ns/name", error) and skipped.
-void decode_gang_object_page(std::string_view page, const std::string& resource,
-                             const std::function<PodGroupView(const nlohmann::json&)>& decode,
-                             std::vector<std::pair<std::string, PodGroupView>>& items,
-                             std::vector<std::pair<std::string, std::string>>& bad);
 
 }  // namespace fitscale

@@ -16,6 +16,7 @@
 #include "model/quantity.h"
 #include "model/resources.h"
 #include "model/yaml_documents.h"
+#include "model/yaml_reader.h"
 
 namespace fitscale {
 
@@ -95,25 +96,9 @@ bool is_dns_label(std::string_view s) {
 }
 
 // Walks the YAML tree with the file name at hand, so every error names file, line and key path.
-class Reader {
+class Reader : public YamlReader {
  public:
-  explicit Reader(std::string source) : source_(std::move(source)) {}
-
-  [[noreturn]] void fail(const YAML::Node& at, const std::string& path,
-                         const std::string& msg) const {
-    std::string where = source_;
-    const YAML::Mark m = at.IsDefined() ? at.Mark() : YAML::Mark::null_mark();
-    if (m.line >= 0) where += ":" + std::to_string(m.line + 1);
-    throw InputError(where + ": " + (path.empty() ? "" : path + ": ") + msg);
-  }
-
-  // What a value looks like, for "got ..." in messages.
-  static std::string shown(const YAML::Node& n) {
-    if (!n.IsDefined() || n.IsNull()) return "nothing";
-    if (n.IsMap()) return "a map";
-    if (n.IsSequence()) return "a list";
-    return "\"" + n.Scalar() + "\"";
-  }
+  using YamlReader::YamlReader;
 
   // A map (or an empty value, read as an empty map) whose keys are all in `allowed`.
   void expect_map(const YAML::Node& n, const std::string& path,
@@ -150,35 +135,24 @@ class Reader {
   }
 
   std::string string(const YAML::Node& n, const std::string& path, bool allow_empty = false) const {
-    if (!n.IsScalar()) fail(n, path, "must be a string, got " + shown(n));
-    if (!allow_empty && n.Scalar().empty()) fail(n, path, "must not be empty");
-    return n.Scalar();
+    return YamlReader::string(n, path, allow_empty);
   }
 
   double number(const YAML::Node& n, const std::string& path, double min) const {
     const std::string want = "must be a number >= " + trimmed(min) + ", got ";
     if (!n.IsScalar()) fail(n, path, want + shown(n));
-    const std::string& s = n.Scalar();
-    double v = 0;
-    const auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
-    if (s.empty() || ec != std::errc() || end != s.data() + s.size() || !std::isfinite(v) ||
-        v < min) {
-      fail(n, path, want + shown(n));
-    }
-    if (v > kMaxUsd) fail(n, path, "must be at most 1e12, got " + shown(n));
-    return v;
+    const auto v = finite_number(n.Scalar());
+    if (!v || *v < min) fail(n, path, want + shown(n));
+    if (*v > kMaxUsd) fail(n, path, "must be at most 1e12, got " + shown(n));
+    return *v;
   }
 
   std::int64_t integer(const YAML::Node& n, const std::string& path, std::int64_t min) const {
     const std::string want = "must be a whole number >= " + std::to_string(min) + ", got ";
     if (!n.IsScalar()) fail(n, path, want + shown(n));
-    const std::string& s = n.Scalar();
-    std::int64_t v = 0;
-    const auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
-    if (s.empty() || ec != std::errc() || end != s.data() + s.size() || v < min) {
-      fail(n, path, want + shown(n));
-    }
-    return v;
+    const auto v = whole_number(n.Scalar());
+    if (!v || *v < min) fail(n, path, want + shown(n));
+    return *v;
   }
 
   Seconds duration(const YAML::Node& n, const std::string& path, Seconds min) const {
@@ -224,7 +198,6 @@ class Reader {
     os << v;
     return os.str();
   }
-  std::string source_;
 };
 
 void read_namespace_budget(const Reader& r, const YAML::Node& n, const std::string& path,

@@ -3,7 +3,6 @@
 #include <yaml-cpp/yaml.h>
 
 #include <algorithm>
-#include <charconv>
 #include <cmath>
 #include <map>
 #include <set>
@@ -12,29 +11,15 @@
 #include "model/money.h"
 #include "model/quantity.h"
 #include "model/time.h"
+#include "model/yaml_reader.h"
 
 namespace fitscale {
 namespace {
 
 // The key paths and messages follow config.cpp's reader; this one knows only what pools need.
-class PoolReader {
+class PoolReader : public YamlReader {
  public:
-  explicit PoolReader(const std::string& source) : source_(source) {}
-
-  [[noreturn]] void fail(const YAML::Node& at, const std::string& path,
-                         const std::string& msg) const {
-    std::string where = source_;
-    const YAML::Mark m = at.IsDefined() ? at.Mark() : YAML::Mark::null_mark();
-    if (m.line >= 0) where += ":" + std::to_string(m.line + 1);
-    throw InputError(where + ": " + path + ": " + msg);
-  }
-
-  static std::string shown(const YAML::Node& n) {
-    if (!n.IsDefined() || n.IsNull()) return "nothing";
-    if (n.IsMap()) return "a map";
-    if (n.IsSequence()) return "a list";
-    return "\"" + n.Scalar() + "\"";
-  }
+  using YamlReader::YamlReader;
 
   void expect_map(const YAML::Node& n, const std::string& path,
                   std::initializer_list<std::string_view> allowed) const {
@@ -50,35 +35,22 @@ class PoolReader {
     }
   }
 
-  std::string string(const YAML::Node& n, const std::string& path, bool allow_empty) const {
-    if (!n.IsScalar()) fail(n, path, "must be a string, got " + shown(n));
-    if (!allow_empty && n.Scalar().empty()) fail(n, path, "must not be empty");
-    return n.Scalar();
-  }
-
   std::int64_t integer(const YAML::Node& n, const std::string& path, std::int64_t min,
                        std::int64_t max) const {
     const std::string want = "must be a whole number from " + std::to_string(min) + " to " +
                              std::to_string(max) + ", got ";
     if (!n.IsScalar()) fail(n, path, want + shown(n));
-    const std::string& s = n.Scalar();
-    std::int64_t v = 0;
-    const auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
-    if (s.empty() || ec != std::errc() || end != s.data() + s.size() || v < min || v > max)
-      fail(n, path, want + shown(n));
-    return v;
+    const auto v = whole_number(n.Scalar());
+    if (!v || *v < min || *v > max) fail(n, path, want + shown(n));
+    return *v;
   }
 
   double usd(const YAML::Node& n, const std::string& path) const {
     const std::string want = "must be a number >= 0, got ";
     if (!n.IsScalar()) fail(n, path, want + shown(n));
-    const std::string& s = n.Scalar();
-    double v = 0;
-    const auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
-    if (s.empty() || ec != std::errc() || end != s.data() + s.size() || !std::isfinite(v) ||
-        v < 0 || v > 1e12)
-      fail(n, path, want + shown(n));
-    return v;
+    const auto v = finite_number(n.Scalar());
+    if (!v || *v < 0 || *v > 1e12) fail(n, path, want + shown(n));
+    return *v;
   }
 
   std::int64_t quantity_milli(const YAML::Node& n, const std::string& path) const {
@@ -211,9 +183,6 @@ class PoolReader {
     if (const YAML::Node v = n["tags"]) t.tags = string_map(v, path + ".tags");
     return t;
   }
-
- private:
-  const std::string& source_;
 };
 
 }  // namespace

@@ -5,8 +5,7 @@
 namespace fitscale::azure {
 
 ArmError arm_error_from_body(long status, std::string_view body) {
-  std::string code = "HTTP " + std::to_string(status);
-  std::string message(body.substr(0, 300));
+  auto [code, message] = cloud::unread_error_body(status, body);
   const nlohmann::json j = nlohmann::json::parse(body, nullptr, false);
   if (j.is_object()) {
     // ARM's error body; an operation's status body carries it the same way.
@@ -19,15 +18,10 @@ ArmError arm_error_from_body(long status, std::string_view body) {
 }
 
 bool is_capacity_error(const ArmError& e) {
-  static constexpr std::string_view kCapacity[] = {"SkuNotAvailable",
-                                                   "AllocationFailed",
-                                                   "ZonalAllocationFailed",
-                                                   "OverconstrainedAllocationRequest",
-                                                   "OverconstrainedZonalAllocationRequest",
-                                                   "QuotaExceeded"};
-  for (std::string_view c : kCapacity) {
-    if (e.code() == c) return true;
-  }
+  if (cloud::code_is_one_of(e.code(), {"SkuNotAvailable", "AllocationFailed",
+                                       "ZonalAllocationFailed", "OverconstrainedAllocationRequest",
+                                       "OverconstrainedZonalAllocationRequest", "QuotaExceeded"}))
+    return true;
   const std::string what = e.what();
   return e.code() == "OperationNotAllowed" &&
          (what.find("quota") != std::string::npos || what.find("Quota") != std::string::npos);

@@ -1,22 +1,16 @@
 #pragma once
 // Errors from Azure Resource Manager: the body {"error": {"code", "message"}} of a failed call or
 // of a failed long-running operation (docs/azure.md), and which of them mean "no capacity here".
-#include <stdexcept>
 #include <string>
 #include <string_view>
 
+#include "cloud/common/cloud_error.h"
+
 namespace fitscale::azure {
 
-class ArmError : public std::runtime_error {
+class ArmError : public cloud::CloudApiError {
  public:
-  ArmError(long status, std::string code, const std::string& message)
-      : std::runtime_error(code + ": " + message), status_(status), code_(std::move(code)) {}
-  long status() const { return status_; }  // 0: no HTTP answer, or a failed operation's
-  const std::string& code() const { return code_; }
-
- private:
-  long status_;
-  std::string code_;
+  using CloudApiError::CloudApiError;
 };
 
 // The error of an ARM answer body; code "HTTP <status>" when the body has none.

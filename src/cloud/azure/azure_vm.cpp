@@ -5,16 +5,11 @@
 #include <nlohmann/json.hpp>
 
 #include "cloud/common/encoding.h"
+#include "cloud/common/json_field.h"
 #include "model/base64.h"
 
 namespace fitscale::azure {
 namespace {
-
-std::string tag(const nlohmann::json& tags, const char* key) {
-  if (!tags.is_object()) return {};
-  auto it = tags.find(key);
-  return it != tags.end() && it->is_string() ? it->get<std::string>() : std::string();
-}
 
 std::int64_t integer_or_zero(const std::string& s) {
   std::int64_t v = 0;
@@ -123,7 +118,7 @@ nlohmann::json vm_body(const VmTemplate& t, const LaunchRequest& request, const 
 std::optional<Instance> instance_from_vm(const nlohmann::json& vm,
                                          const std::string& cluster_name) {
   const nlohmann::json& tags = at(vm, "tags");
-  if (tag(tags, kTagCluster) != cluster_name) return std::nullopt;
+  if (cloud::string_field(tags, kTagCluster) != cluster_name) return std::nullopt;
   const nlohmann::json& props = at(vm, "properties");
   Instance i;
   i.id = str(vm, "name");
@@ -143,11 +138,11 @@ std::optional<Instance> instance_from_vm(const nlohmann::json& vm,
   // What the Azure cloud provider sets as the Node's spec.providerID.
   const std::string id = str(vm, "id");
   i.provider_id = "azure://" + id;
-  i.launched_at = integer_or_zero(tag(tags, kTagLaunchedAt));
-  i.price_micros_per_hour = integer_or_zero(tag(tags, kTagPrice));
-  i.pool = tag(tags, kTagPool);
-  i.owner_namespace = tag(tags, kTagNamespace);
-  i.job = tag(tags, kTagJob);
+  i.launched_at = integer_or_zero(cloud::string_field(tags, kTagLaunchedAt));
+  i.price_micros_per_hour = integer_or_zero(cloud::string_field(tags, kTagPrice));
+  i.pool = cloud::string_field(tags, kTagPool);
+  i.owner_namespace = cloud::string_field(tags, kTagNamespace);
+  i.job = cloud::string_field(tags, kTagJob);
   if (tags.is_object()) {
     for (auto it = tags.begin(); it != tags.end(); ++it) {
       if (it->is_string()) i.tags[it.key()] = it->get<std::string>();

@@ -4,24 +4,19 @@
 // and the error of a DONE operation ({"error": {"errors": [{"code", "message"}]}}), and which of
 // them mean "no capacity here" (back the offering off) or "slow down" (retry later).
 #include <nlohmann/json_fwd.hpp>
-#include <stdexcept>
 #include <string>
 #include <string_view>
 
+#include "cloud/common/cloud_error.h"
+
 namespace fitscale::gcp {
 
-class GceError : public std::runtime_error {
+// code(): the first errors[].reason of a failed call ("quotaExceeded", "rateLimitExceeded"), or
+// the first errors[].code of a failed operation ("ZONE_RESOURCE_POOL_EXHAUSTED"), or
+// "HTTP <status>".
+class GceError : public cloud::CloudApiError {
  public:
-  GceError(long status, std::string code, const std::string& message)
-      : std::runtime_error(code + ": " + message), status_(status), code_(std::move(code)) {}
-  long status() const { return status_; }  // 0: no HTTP answer, or a failed operation's
-  // The first errors[].reason of a failed call ("quotaExceeded", "rateLimitExceeded"), or the
-  // first errors[].code of a failed operation ("ZONE_RESOURCE_POOL_EXHAUSTED"), or "HTTP <status>".
-  const std::string& code() const { return code_; }
-
- private:
-  long status_;
-  std::string code_;
+  using CloudApiError::CloudApiError;
 };
 
 // The error of a non-2xx answer body.

@@ -4,14 +4,13 @@
 #include <cstdint>
 #include <nlohmann/json.hpp>
 
-namespace fitscale::gcp {
-namespace {
+#include "cloud/common/json_field.h"
 
-std::string str(const nlohmann::json& j, const char* key) {
-  if (!j.is_object()) return {};
-  auto it = j.find(key);
-  return it != j.end() && it->is_string() ? it->get<std::string>() : std::string();
-}
+namespace fitscale::gcp {
+
+using cloud::string_field;
+
+namespace {
 
 const nlohmann::json& at(const nlohmann::json& j, const char* key) {
   static const nlohmann::json kNull;
@@ -128,18 +127,18 @@ nlohmann::json bulk_insert_body(const InstanceTemplate& t, const LaunchRequest& 
 std::optional<Instance> instance_from_gce(const nlohmann::json& gce,
                                           const std::string& cluster_name) {
   const nlohmann::json& labels = at(gce, "labels");
-  if (str(labels, kLabelCluster) != label_value(cluster_name)) return std::nullopt;
+  if (string_field(labels, kLabelCluster) != label_value(cluster_name)) return std::nullopt;
   Instance i;
-  i.id = str(gce, "name");
+  i.id = string_field(gce, "name");
   if (i.id.empty()) return std::nullopt;
-  i.instance_type = last_segment(str(gce, "machineType"));
-  i.zone = last_segment(str(gce, "zone"));
+  i.instance_type = last_segment(string_field(gce, "machineType"));
+  i.zone = last_segment(string_field(gce, "zone"));
   const nlohmann::json& scheduling = at(gce, "scheduling");
   const bool spot =
-      str(scheduling, "provisioningModel") == "SPOT" ||
+      string_field(scheduling, "provisioningModel") == "SPOT" ||
       (at(scheduling, "preemptible").is_boolean() && at(scheduling, "preemptible").get<bool>());
   i.capacity_type = spot ? CapacityType::Spot : CapacityType::OnDemand;
-  const std::string status = str(gce, "status");
+  const std::string status = string_field(gce, "status");
   if (status == "RUNNING") {
     i.state = "running";
   } else if (status == "PROVISIONING" || status == "STAGING" || status.empty()) {
@@ -151,16 +150,16 @@ std::optional<Instance> instance_from_gce(const nlohmann::json& gce,
     i.interruption_notice = spot && status != "REPAIRING";
   }
   // What the GCE cloud provider sets as the Node's spec.providerID: gce://project/zone/name.
-  const std::string self = str(gce, "selfLink");
+  const std::string self = string_field(gce, "selfLink");
   const std::size_t p = self.find("/projects/");
   const std::string project =
       p == std::string::npos ? "" : self.substr(p + 10, self.find('/', p + 10) - (p + 10));
   i.provider_id = "gce://" + project + "/" + i.zone + "/" + i.id;
-  i.launched_at = integer_or_zero(str(labels, kLabelLaunchedAt));
-  i.price_micros_per_hour = integer_or_zero(str(labels, kLabelPrice));
-  i.pool = str(labels, kLabelPool);
-  i.owner_namespace = str(labels, kLabelNamespace);
-  i.job = str(labels, kLabelJob);
+  i.launched_at = integer_or_zero(string_field(labels, kLabelLaunchedAt));
+  i.price_micros_per_hour = integer_or_zero(string_field(labels, kLabelPrice));
+  i.pool = string_field(labels, kLabelPool);
+  i.owner_namespace = string_field(labels, kLabelNamespace);
+  i.job = string_field(labels, kLabelJob);
   if (labels.is_object()) {
     for (auto it = labels.begin(); it != labels.end(); ++it) {
       if (it->is_string()) i.tags[it.key()] = it->get<std::string>();

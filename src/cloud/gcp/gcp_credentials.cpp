@@ -7,16 +7,14 @@
 #include <nlohmann/json.hpp>
 
 #include "cloud/common/encoding.h"
+#include "cloud/common/json_field.h"
 #include "cloud/gcp/gce_error.h"
 
 namespace fitscale::gcp {
-namespace {
 
-std::string str(const nlohmann::json& j, const char* key) {
-  if (!j.is_object()) return {};
-  auto it = j.find(key);
-  return it != j.end() && it->is_string() ? it->get<std::string>() : std::string();
-}
+using cloud::string_field;
+
+namespace {
 
 // {"access_token", "expires_in", "token_type"}: the same answer from the OAuth2 endpoint and the
 // metadata server. Returns the token and sets the expiry.
@@ -25,7 +23,7 @@ std::string read_token_answer(const aws::HttpResponse& r, Time now, Time& expire
   if (r.status == 0) throw GceError(0, "TokenRequestFailed", what + (": " + r.transport_error));
   if (r.status != 200) throw gce_error_from_body(r.status, r.body);
   const nlohmann::json j = nlohmann::json::parse(r.body, nullptr, false);
-  std::string token = str(j, "access_token");
+  std::string token = string_field(j, "access_token");
   if (token.empty())
     throw GceError(r.status, "BadTokenResponse", std::string("no access_token from ") + what);
   Time lifetime = 3600;
@@ -40,14 +38,14 @@ std::string read_token_answer(const aws::HttpResponse& r, Time now, Time& expire
 ServiceAccountKey parse_service_account_key(const std::string& json, const std::string& source) {
   const nlohmann::json j = nlohmann::json::parse(json, nullptr, false);
   if (!j.is_object()) throw GceError(0, "BadServiceAccountKey", source + ": not a JSON object");
-  if (!str(j, "type").empty() && str(j, "type") != "service_account")
+  if (!string_field(j, "type").empty() && string_field(j, "type") != "service_account")
     throw GceError(0, "BadServiceAccountKey",
-                   source + ": type is \"" + str(j, "type") + "\", not service_account");
+                   source + ": type is \"" + string_field(j, "type") + "\", not service_account");
   ServiceAccountKey k;
-  k.client_email = str(j, "client_email");
-  k.private_key = str(j, "private_key");
-  k.private_key_id = str(j, "private_key_id");
-  if (!str(j, "token_uri").empty()) k.token_uri = str(j, "token_uri");
+  k.client_email = string_field(j, "client_email");
+  k.private_key = string_field(j, "private_key");
+  k.private_key_id = string_field(j, "private_key_id");
+  if (!string_field(j, "token_uri").empty()) k.token_uri = string_field(j, "token_uri");
   for (const auto& [field, value] :
        {std::pair{"client_email", &k.client_email}, std::pair{"private_key", &k.private_key}}) {
     if (value->empty())

@@ -5,18 +5,16 @@
 #include <set>
 
 #include "cloud/common/encoding.h"
+#include "cloud/common/json_field.h"
 #include "cloud/common/node_name.h"
 #include "cloud/common/price_cap.h"
 #include "cloud/gcp/gce_error.h"
 
 namespace fitscale::gcp {
-namespace {
 
-std::string str(const nlohmann::json& j, const char* key) {
-  if (!j.is_object()) return {};
-  auto it = j.find(key);
-  return it != j.end() && it->is_string() ? it->get<std::string>() : std::string();
-}
+using cloud::string_field;
+
+namespace {
 
 // GCE instance names: [a-z]([-a-z0-9]*[a-z0-9])?, at most 63 characters.
 std::string instance_name_prefix(const std::string& cluster_name) {
@@ -179,7 +177,7 @@ std::vector<Instance> GcpProvider::list_instances() {
         }
       }
     }
-    token = str(j, "nextPageToken");
+    token = string_field(j, "nextPageToken");
     if (token.empty()) break;
   }
   zone_of_ = std::move(zone_of);
@@ -205,8 +203,8 @@ void GcpProvider::mark_preempted(std::vector<Instance>& instances) {
         const nlohmann::json& scoped = *it;
         if (!scoped.contains("operations") || !scoped["operations"].is_array()) continue;
         for (const auto& op : scoped["operations"]) {
-          if (str(op, "operationType") == "compute.instances.preempted")
-            preempted.insert(last_segment(str(op, "targetLink")));
+          if (string_field(op, "operationType") == "compute.instances.preempted")
+            preempted.insert(last_segment(string_field(op, "targetLink")));
         }
       }
     }
