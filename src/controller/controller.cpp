@@ -12,6 +12,7 @@
 #include "controller/launch_node_spec.h"
 #include "controller/launch_tracker.h"
 #include "controller/loop_work.h"
+#include "controller/own_write_echo.h"
 #include "controller/reclaim_taints.h"
 #include "controller/runtime_watch.h"
 #include "controller/snapshot_builder.h"
@@ -91,7 +92,50 @@ std::string instance_fingerprint(const std::vector<Instance>& instances) {
   return fp;
 }
 
+// A loop's statistics and the times of its phases: each phase ends where the next begins.
+class LoopTimer {
+ public:
+  LoopTimer(const Clock& clock, Recorder& recorder, Time now)
+      : clock_(clock), recorder_(recorder), started_(clock.monotonic_seconds()) {
+    stats.at = now;
+    phase_started_ = started_;
+  }
+  LoopStats stats;
+  // Seconds since the last call (or the loop's start).
+  double phase_done() {
+    const double t = clock_.monotonic_seconds();
+    const double s = t - phase_started_;
+    phase_started_ = t;
+    return s;
+  }
+  // The loop is over: its statistics go to the recorder.
+  LoopResult finish(const LoopResult& result) {
+    stats.total_s = clock_.monotonic_seconds() - started_;
+    recorder_.loop_finished(stats);
+    return result;
+  }
+  // Over before planning (nothing to do, or a view not to act on).
+  LoopResult skipped(const LoopResult& result) {
+    stats.skipped = true;
+    stats.observe_s = phase_done();
+    return finish(result);
+  }
+
+ private:
+  const Clock& clock_;
+  Recorder& recorder_;
+  double started_;
+  double phase_started_;
+};
+
 }  // namespace
+
+struct Controller::LoopStart {
+  std::uint64_t cluster_generation = 0;
+  std::optional<std::uint64_t> cloud_generation;
+  bool listed = false;                   // a cloud without a generation was listed to compare
+  std::optional<ClusterState> observed;  // the cluster, observed to tell an echo (own_write_echo.h)
+};
 
 struct Controller::State {
   explicit State(const Catalog& catalog) : offerings(catalog) {}
@@ -136,6 +180,9 @@ struct Controller::State {
   const std::vector<Instance>* listing = &instances;  // `instances`, or the cloud's own (lent)
   std::optional<std::uint64_t> instances_generation;
   bool meter_all = true;  // metering must look at every node, not only the touched ones
+  // The view the last plan was made from, when that loop wrote reclaim taints: their echo is no
+  // change (own_write_echo.h).
+  OwnWriteEcho echo;
 };
 
 Controller::Controller(ClusterView& cluster, CloudProvider& cloud, const Catalog& catalog,
@@ -201,44 +248,39 @@ std::optional<Seconds> launch_runtime(
 
 }  // namespace
 
-LoopResult Controller::reconcile() {
-  State& st = *state_;
-  LoopResult result;
-  const Time now = clock_.now();
-  LoopStats stats;
-  stats.at = now;
-  const double started = clock_.monotonic_seconds();
-  double phase_started = started;
-  // Seconds since the last call (or the loop's start): each phase ends where the next begins.
-  auto phase_done = [&] {
-    const double t = clock_.monotonic_seconds();
-    const double s = t - phase_started;
-    phase_started = t;
-    return s;
-  };
-  auto finish = [&] {
-    stats.total_s = clock_.monotonic_seconds() - started;
-    recorder_.loop_finished(stats);
-  };
-  st.events = 0;
-  const bool act = !options_.dry_run;
-
+// What this loop has to do (loop_work.h), from what changed since the last plan.
+LoopWork Controller::work_to_do(Time now, LoopStart& start) {
   // --- Anything new? A quiet loop must cost next to nothing (the whole Philly trace is ~900,000
   // loops), so compare generations and timers before copying any state.
-  const std::uint64_t cluster_gen = cluster_.generation();
-  const std::optional<std::uint64_t> cloud_gen = cloud_.generation();
-  bool listed = false;
-  bool changed = st.force_plan || !st.have_observed || cluster_gen != st.cluster_generation;
+  State& st = *state_;
+  start.cluster_generation = cluster_.generation();
+  start.cloud_generation = cloud_.generation();
+  const std::uint64_t cluster_gen = start.cluster_generation;
+  const std::optional<std::uint64_t>& cloud_gen = start.cloud_generation;
+  bool changed = st.force_plan || !st.have_observed;
   if (cloud_gen) {
     changed = changed || !st.cloud_generation || *cloud_gen != *st.cloud_generation;
   } else {
     st.instances = cloud_.list_instances();
     st.listing = &st.instances;
     st.instances_generation.reset();
-    listed = true;
+    start.listed = true;
     std::string fp = instance_fingerprint(st.instances);
     changed = changed || fp != st.instance_fingerprint;
     st.instance_fingerprint = std::move(fp);
+  }
+  // Only the cluster moved, after a loop that wrote reclaim taints: perhaps by their echo alone.
+  if (!changed && cluster_gen != st.cluster_generation) {
+    if (st.echo.expecting()) {
+      start.observed = cluster_.observe();
+      if (st.echo.is_echo(*start.observed)) {
+        st.cluster_generation = cluster_gen;
+      } else {
+        changed = true;
+      }
+    } else {
+      changed = true;
+    }
   }
   LoopWake wake;
   wake.inputs_changed = changed;
@@ -247,26 +289,36 @@ LoopResult Controller::reconcile() {
   wake.budget_window_began =
       st.pods_waiting && utc_day_start(now) != utc_day_start(st.last_plan_at);
   wake.overrun_due = runtime_watch_->next_due() <= now;
-  const LoopWork work = loop_work(wake);
-  if (work == LoopWork::Nothing) {
-    stats.skipped = true;
-    stats.observe_s = phase_done();
-    finish();
-    return result;
-  }
+  return loop_work(wake);
+}
+
+LoopResult Controller::reconcile() {
+  State& st = *state_;
+  LoopResult result;
+  const Time now = clock_.now();
+  LoopTimer loop(clock_, recorder_, now);
+  LoopStats& stats = loop.stats;
+  st.events = 0;
+  const bool act = !options_.dry_run;
+
+  // --- Anything new?
+  LoopStart start;
+  const LoopWork work = work_to_do(now, start);
+  if (work == LoopWork::Nothing) return loop.skipped(result);
+  const std::uint64_t cluster_gen = start.cluster_generation;
+  const std::optional<std::uint64_t> cloud_gen = start.cloud_generation;
+  const bool listed = start.listed;
+  std::optional<ClusterState>& observed = start.observed;
 
   // --- Observe.
   const bool lent = cluster_.lend(st.loan);
   ClusterState view;
   if (!lent) {
-    view = cluster_.observe();
+    view = observed ? std::move(*observed) : cluster_.observe();
     if (!view.synced) {
       // Never act on a view we cannot trust (DESIGN.md); look again next loop.
       st.force_plan = true;
-      stats.skipped = true;
-      stats.observe_s = phase_done();
-      finish();
-      return result;
+      return loop.skipped(result);
     }
   }
   report_bad_pods(view.bad_pods);
@@ -286,72 +338,20 @@ LoopResult Controller::reconcile() {
   st.cluster_generation = cluster_gen;
   st.cloud_generation = cloud_gen;
 
-  // The ledger meters instances: those that vanished without us (spot reclaimed, terminated by
-  // hand) stop costing now; those we did not know yet (after a restart) cost from their launch.
-  // With the same listing as last time this would change nothing: what was metered then is
-  // exactly what was live, and launches and terminations change the cloud's generation.
-  if (ledger_ != nullptr && act && (relisted || !st.ledger_reconciled)) {
-    if (!st.ledger_reconciled) {
-      // A durable ledger may hold nodes whose instance went away while fitscale was down: stop
-      // them now, or they would stay open (and cost) forever.
-      st.ledger_reconciled = true;
-      std::unordered_set<std::string_view> live;
-      for (const auto& inst : instances) live.insert(inst.id);
-      for (const auto& id : ledger_->open_nodes()) {
-        if (live.count(id) == 0) ledger_->node_stopped(id, now);
-      }
-    }
-    const std::vector<bool> is_live = mark_live(st.metered, instances);
-    std::size_t k = 0;
-    std::size_t live_count = 0;
-    for (auto it = st.metered.begin(); it != st.metered.end(); ++k) {
-      if (!is_live[k]) {
-        ledger_->node_stopped(*it, now);
-        st.pods_signature.erase(*it);
-        it = st.metered.erase(it);
-      } else {
-        ++live_count;
-        ++it;
-      }
-    }
-    // Every metered id is live now; as many of them as there are instances means none is new
-    // (the usual case: launches are metered when made), so the ordered set need not be searched
-    // per id.
-    for (const auto& inst : instances) {
-      if (live_count == instances.size()) break;
-      if (st.metered.insert(inst.id).second) {
-        ++live_count;
-        // Adopted (after a restart, or launched by another replica): the job it was for may be
-        // gone, so its worst case is its namespace's default runtime from launch. Without one
-        // the ledger would commit a single hour, and day/month admission would under-count.
-        NodeCharge charge = charge_for(inst, st.offerings);
-        if (const auto runtime =
-                options_.policy.budgets.for_namespace(inst.owner_namespace).max_runtime) {
-          charge.worst_case_end = inst.launched_at + *runtime;
-        }
-        ledger_->node_started(charge, inst.launched_at);
-        st.meter_all = true;  // its node may be registered already
-      }
-    }
-  }
-  if (!st.draining.empty()) {
-    // Nodes we were draining and that are gone now are no longer draining.
-    if (lent) {
-      // The loan is ordered by name: look the few draining nodes up, not every node.
-      const auto& nodes = st.loan.nodes;
-      std::erase_if(st.draining, [&](const std::string& name) {
-        auto it =
-            std::lower_bound(nodes.begin(), nodes.end(), name,
-                             [](const Node* n, const std::string& key) { return n->name < key; });
-        return it == nodes.end() || (*it)->name != name;
-      });
-    } else {
-      std::set<std::string> names;
-      for (const auto& n : view.nodes) names.insert(n.name);
-      std::erase_if(st.draining, [&](const std::string& n) { return names.count(n) == 0; });
-    }
-  }
+  if (ledger_ != nullptr && act && (relisted || !st.ledger_reconciled))
+    meter_instances(instances, now);
+  forget_gone_draining(lent, view);
 
+  // What this plan is made from, for the echo of its reclaim taint writes (own_write_echo.h).
+  ClusterState planned_view;
+  const bool keep_planned_view = !lent && act && work == LoopWork::Plan;
+  if (keep_planned_view) {
+    planned_view.synced = true;
+    planned_view.nodes = view.nodes;
+    planned_view.pdbs = view.pdbs;
+    planned_view.bad_pods = view.bad_pods;
+  }
+  if (work == LoopWork::Plan) st.echo.forget();
   Snapshot built;
   if (lent) {
     st.kept.update(st.loan, instances, relisted, st.offerings, st.draining, now);
@@ -366,10 +366,7 @@ LoopResult Controller::reconcile() {
     // Nothing the plan reads changed (loop_work.h): tell the jobs past their worst case and let
     // the last plan stand, without metering (no pod moved) or planning again.
     if (!act_on_overruns(snapshot, now)) st.force_plan = true;
-    stats.skipped = true;
-    stats.observe_s = phase_done();
-    finish();
-    return result;
+    return loop.skipped(result);
   }
   if (ledger_ != nullptr) {
     if (act)
@@ -386,39 +383,25 @@ LoopResult Controller::reconcile() {
     }
   }
 
-  Policy policy = options_.policy;
-  for (auto it = st.backoff.begin(); it != st.backoff.end();) {
-    if (it->second <= now) {
-      it = st.backoff.erase(it);
-    } else {
-      policy.unavailable_offerings.insert(it->first);
-      ++it;
-    }
-  }
+  const Policy policy = policy_now(now);
 
   // Room whose launch job ended is closed to cheap work, or opened again for pending work
   // (planner/reclaim.h), before planning: the plan then places pods where the scheduler may
   // bind them.
   const planner::ReclaimChange reclaim = planner::decide_reclaim(snapshot, catalog_, policy, now);
-  if (!reclaim.empty() && !apply_reclaim(reclaim, snapshot, cluster_, recorder_, !act))
-    st.force_plan = true;
+  const bool reclaim_written =
+      !reclaim.empty() && apply_reclaim(reclaim, snapshot, cluster_, recorder_, !act);
+  if (!reclaim.empty() && !reclaim_written) st.force_plan = true;
+  if (reclaim_written && keep_planned_view) written_reclaim(reclaim, planned_view.nodes);
 
   // --- Plan.
-  stats.observe_s = phase_done();
-  if (stop_requested()) {
-    result.stopped = true;
-    finish();
-    return result;
-  }
+  stats.observe_s = loop.phase_done();
+  if (stopped_at_checkpoint(result)) return loop.finish(result);
   Plan p = plan(snapshot, catalog_, policy, now);
   result.planned = true;
   st.last_plan_at = now;
-  stats.plan_s = phase_done();
-  if (stop_requested()) {
-    result.stopped = true;
-    finish();
-    return result;
-  }
+  stats.plan_s = loop.phase_done();
+  if (stopped_at_checkpoint(result)) return loop.finish(result);
 
   // --- Act (in dry run: record what we would do, do nothing).
   result.acted = act;
@@ -426,10 +409,9 @@ LoopResult Controller::reconcile() {
   launch(p, snapshot, now, result);
   remove(p, snapshot, now, result);
   if (result.stopped) {
-    stats.act_s = phase_done();
+    stats.act_s = loop.phase_done();
     stats.launched = result.launched;
-    finish();
-    return result;
+    return loop.finish(result);
   }
   report_unschedulable(p, result);
   report_nominated(p, snapshot);
@@ -445,21 +427,111 @@ LoopResult Controller::reconcile() {
     st.cloud_generation = cloud_.generation();
   }
   st.next_timer = next_timer(snapshot, policy, now);  // the runtime watch wakes on its own
-  stats.act_s = phase_done();
+  stats.act_s = loop.phase_done();
 
   stats.pods_pending = static_cast<int>(p.placements.size() + p.unschedulable.size());
   for (const auto& d : p.launch) stats.pods_pending += static_cast<int>(d.pods.size());
   stats.launched = result.launched;
   stats.events = st.events;
   recorder_.planned(snapshot, p, stats);
-  stats.record_s = phase_done();
-  finish();
-  return result;
+  if (reclaim_written && keep_planned_view && !st.force_plan) {
+    // The built snapshot's pods are the view's, untouched by the loop, and go with it now.
+    planned_view.pods = std::move(built.pods);
+    st.echo.expect(std::move(planned_view));
+  }
+  stats.record_s = loop.phase_done();
+  return loop.finish(result);
 }
 
-bool Controller::stop_requested() {
+void Controller::meter_instances(const std::vector<Instance>& instances, Time now) {
+  State& st = *state_;
+  // The ledger meters instances: those that vanished without us (spot reclaimed, terminated by
+  // hand) stop costing now; those we did not know yet (after a restart) cost from their launch.
+  // With the same listing as last time this would change nothing: what was metered then is
+  // exactly what was live, and launches and terminations change the cloud's generation.
+  if (!st.ledger_reconciled) {
+    // A durable ledger may hold nodes whose instance went away while fitscale was down: stop
+    // them now, or they would stay open (and cost) forever.
+    st.ledger_reconciled = true;
+    std::unordered_set<std::string_view> live;
+    for (const auto& inst : instances) live.insert(inst.id);
+    for (const auto& id : ledger_->open_nodes()) {
+      if (live.count(id) == 0) ledger_->node_stopped(id, now);
+    }
+  }
+  const std::vector<bool> is_live = mark_live(st.metered, instances);
+  std::size_t k = 0;
+  std::size_t live_count = 0;
+  for (auto it = st.metered.begin(); it != st.metered.end(); ++k) {
+    if (!is_live[k]) {
+      ledger_->node_stopped(*it, now);
+      st.pods_signature.erase(*it);
+      it = st.metered.erase(it);
+    } else {
+      ++live_count;
+      ++it;
+    }
+  }
+  // Every metered id is live now; as many of them as there are instances means none is new
+  // (the usual case: launches are metered when made), so the ordered set need not be searched
+  // per id.
+  for (const auto& inst : instances) {
+    if (live_count == instances.size()) break;
+    if (st.metered.insert(inst.id).second) {
+      ++live_count;
+      // Adopted (after a restart, or launched by another replica): the job it was for may be
+      // gone, so its worst case is its namespace's default runtime from launch. Without one
+      // the ledger would commit a single hour, and day/month admission would under-count.
+      NodeCharge charge = charge_for(inst, st.offerings);
+      if (const auto runtime =
+              options_.policy.budgets.for_namespace(inst.owner_namespace).max_runtime) {
+        charge.worst_case_end = inst.launched_at + *runtime;
+      }
+      ledger_->node_started(charge, inst.launched_at);
+      st.meter_all = true;  // its node may be registered already
+    }
+  }
+}
+
+void Controller::forget_gone_draining(bool lent, const ClusterState& view) {
+  State& st = *state_;
+  if (st.draining.empty()) return;
+  // Nodes we were draining and that are gone now are no longer draining.
+  if (lent) {
+    // The loan is ordered by name: look the few draining nodes up, not every node.
+    const auto& nodes = st.loan.nodes;
+    std::erase_if(st.draining, [&](const std::string& name) {
+      auto it =
+          std::lower_bound(nodes.begin(), nodes.end(), name,
+                           [](const Node* n, const std::string& key) { return n->name < key; });
+      return it == nodes.end() || (*it)->name != name;
+    });
+  } else {
+    std::set<std::string> names;
+    for (const auto& n : view.nodes) names.insert(n.name);
+    std::erase_if(st.draining, [&](const std::string& n) { return names.count(n) == 0; });
+  }
+}
+
+Policy Controller::policy_now(Time now) {
+  State& st = *state_;
+  Policy policy = options_.policy;
+  for (auto it = st.backoff.begin(); it != st.backoff.end();) {
+    if (it->second <= now) {
+      it = st.backoff.erase(it);
+    } else {
+      policy.unavailable_offerings.insert(it->first);
+      ++it;
+    }
+  }
+  return policy;
+}
+
+bool Controller::stopped_at_checkpoint(LoopResult& result) {
+  if (result.stopped) return true;
   if (!options_.checkpoint || !options_.checkpoint()) return false;
   state_->force_plan = true;  // what this loop did not get to, the next one plans again
+  result.stopped = true;
   return true;
 }
 
@@ -570,8 +642,7 @@ void Controller::launch(const Plan& p, const Snapshot& snapshot, Time now, LoopR
   }
   LaunchAllowance allowance(options_.policy.budgets, snapshot.spend);
   for (const auto& d : p.launch) {
-    if (!result.stopped) result.stopped = stop_requested();
-    if (result.stopped) break;
+    if (stopped_at_checkpoint(result)) break;
     ActionRecord rec;
     rec.kind = ActionKind::Launch;
     rec.subject = d.job;
@@ -660,8 +731,7 @@ void Controller::remove(const Plan& p, const Snapshot& snapshot, Time now, LoopR
   report_kept(p);
   if (act) finish_empty_removals(snapshot, now, result);
   for (const auto& d : p.remove) {
-    if (!result.stopped) result.stopped = stop_requested();
-    if (result.stopped) break;
+    if (stopped_at_checkpoint(result)) break;
     if (st.cordoned_empty.count(d.node) != 0) continue;  // its second step is above
     if (!act) {
       recorder_.action(remove_record(d, true));

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "controller/interfaces.h"
+#include "controller/loop_work.h"
 #include "cost/ledger.h"
 #include "model/catalog.h"
 #include "obs/recorder.h"
@@ -89,8 +90,19 @@ class Controller {
   void record_event(const ObjectRef& about, const std::string& type, const std::string& reason,
                     const std::string& message);
   Time next_timer(const Snapshot& snapshot, const Policy& policy, Time now) const;
-  // options_.checkpoint(): true when the loop must stop now (it then plans again next time).
-  bool stop_requested();
+  // The steps of reconcile(), in order.
+  struct LoopStart;
+  LoopWork work_to_do(Time now, LoopStart& start);
+  // The ledger against the instance listing: what vanished stops costing, what is new (adopted
+  // after a restart) costs from its launch.
+  void meter_instances(const std::vector<Instance>& instances, Time now);
+  // Nodes being drained that are gone are no longer draining.
+  void forget_gone_draining(bool lent, const ClusterState& view);
+  // The configured policy with this loop's offerings in back-off.
+  Policy policy_now(Time now);
+  // options_.checkpoint() at one of the loop's checkpoints: true (and result.stopped) when the
+  // loop must stop there, or already did; the next loop then plans again.
+  bool stopped_at_checkpoint(LoopResult& result);
   ClusterView& cluster_;
   CloudProvider& cloud_;
   const Catalog& catalog_;

@@ -38,6 +38,7 @@ struct PodDisruptionBudgetView {
   std::string name;
   LabelSelector selector;
   std::int64_t disruptions_allowed = 0;  // status.disruptionsAllowed
+  bool operator==(const PodDisruptionBudgetView&) const = default;
 };
 
 // An object that could not be decoded, with what identifies the version that failed: it is
@@ -47,6 +48,7 @@ struct BadObject {
   std::string error;
   std::string uid;
   std::string resource_version;
+  bool operator==(const BadObject&) const = default;
 };
 
 // Kubernetes nodes (with no cloud information: state is Registered or Ready) and pods.

@@ -7,10 +7,24 @@ namespace fitscale {
 
 namespace {
 
-Node* find_node(Snapshot& s, const std::string& name) {
-  auto it =
-      std::find_if(s.nodes.begin(), s.nodes.end(), [&](const Node& n) { return n.name == name; });
-  return it == s.nodes.end() ? nullptr : &*it;
+Node* find_node(std::vector<Node>& nodes, const std::string& name) {
+  auto it = std::find_if(nodes.begin(), nodes.end(), [&](const Node& n) { return n.name == name; });
+  return it == nodes.end() ? nullptr : &*it;
+}
+
+Taint reclaim_taint() {
+  return Taint{std::string(planner::kReclaimTaint), "true", TaintEffect::NoSchedule};
+}
+
+// As the cluster view writes it: added once, removed with every taint of its key.
+void set_reclaim_taint(Node& n, bool tainted) {
+  if (!tainted) {
+    std::erase_if(n.taints, [](const Taint& t) { return t.key == planner::kReclaimTaint; });
+    return;
+  }
+  const Taint taint = reclaim_taint();
+  if (std::find(n.taints.begin(), n.taints.end(), taint) == n.taints.end())
+    n.taints.push_back(taint);
 }
 
 }  // namespace
@@ -18,7 +32,7 @@ Node* find_node(Snapshot& s, const std::string& name) {
 bool apply_reclaim(const planner::ReclaimChange& change, Snapshot& snapshot, ClusterView& cluster,
                    Recorder& recorder, bool dry_run) {
   bool ok = true;
-  const Taint taint{std::string(planner::kReclaimTaint), "true", TaintEffect::NoSchedule};
+  const Taint taint = reclaim_taint();
   for (const auto& name : change.taint) {
     ActionRecord rec{ActionKind::Reclaim,
                      name,
@@ -32,7 +46,7 @@ bool apply_reclaim(const planner::ReclaimChange& change, Snapshot& snapshot, Clu
       ok = false;
       continue;
     }
-    if (Node* n = find_node(snapshot, name)) n->taints.push_back(taint);
+    if (Node* n = find_node(snapshot.nodes, name)) set_reclaim_taint(*n, true);
   }
   for (const auto& name : change.untaint) {
     ActionRecord rec{ActionKind::Reclaim,
@@ -46,11 +60,18 @@ bool apply_reclaim(const planner::ReclaimChange& change, Snapshot& snapshot, Clu
       ok = false;
       continue;
     }
-    if (Node* n = find_node(snapshot, name)) {
-      std::erase_if(n->taints, [](const Taint& t) { return t.key == planner::kReclaimTaint; });
-    }
+    if (Node* n = find_node(snapshot.nodes, name)) set_reclaim_taint(*n, false);
   }
   return ok;
+}
+
+void written_reclaim(const planner::ReclaimChange& change, std::vector<Node>& nodes) {
+  for (const auto& name : change.taint) {
+    if (Node* n = find_node(nodes, name)) set_reclaim_taint(*n, true);
+  }
+  for (const auto& name : change.untaint) {
+    if (Node* n = find_node(nodes, name)) set_reclaim_taint(*n, false);
+  }
 }
 
 }  // namespace fitscale

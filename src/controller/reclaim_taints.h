@@ -16,4 +16,8 @@ namespace fitscale {
 bool apply_reclaim(const planner::ReclaimChange& change, Snapshot& snapshot, ClusterView& cluster,
                    Recorder& recorder, bool dry_run);
 
+// What a written change leaves on `nodes` (those of the view the loop observed, so that the
+// write's echo is known for one: controller/own_write_echo.h). The same edit as the snapshot's.
+void written_reclaim(const planner::ReclaimChange& change, std::vector<Node>& nodes);
+
 }  // namespace fitscale

@@ -59,6 +59,9 @@ struct Node {
   bool gpus_unreported = false;
   // Owned hardware (a static provider's node, docs/clouds.md): metered, never removed.
   bool owned = false;
+  // Every field: a view the controller observed again is the one it planned from
+  // (controller/own_write_echo.h).
+  bool operator==(const Node&) const = default;
 };
 
 // The one rule for what fitscale may ever remove (scale-down chooses from these; the controller

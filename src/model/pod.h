@@ -37,6 +37,7 @@ struct OwnerRef {
   std::string kind;  // "Job", "ReplicaSet", "DaemonSet", "Node" (mirror pod), "" for a bare pod
   std::string name;
   std::string uid;
+  bool operator==(const OwnerRef&) const = default;
 };
 
 // The object whose spec decides a gang's size (model/gang_sources/, docs/frameworks.md): none
@@ -57,6 +58,7 @@ struct Gang {
   // (LeaderWorkerSet's startupPolicy LeaderReady, which the pods do not show): a gang still
   // incomplete after this long is planned with the pods it has.
   std::optional<Seconds> partial_after = std::nullopt;
+  bool operator==(const Gang&) const = default;
 };
 
 // A pod as the planner and controller see it: decoded, validated, requests already effective
@@ -99,6 +101,9 @@ struct Pod {
   // and will bind it there; the pod takes that node's capacity, as kube-scheduler reserves it.
   std::string nominated_node;
   SchedulerVerdict scheduler_verdict = SchedulerVerdict::Unschedulable;
+  // Every field: a view the controller observed again is the one it planned from
+  // (controller/own_write_echo.h).
+  bool operator==(const Pod&) const = default;
 
   std::string key() const { return ns + "/" + name; }
   bool scheduling_gated() const { return !scheduling_gates.empty(); }

@@ -28,9 +28,6 @@ struct Held {
   Held() : catalog(tiny_catalog()), clock(kStart), cloud(clock) {
     ControllerOptions o;
     o.policy = tiny_policy();
-    // The reclaim taint's own write is a change the next loop plans for; these tests count
-    // plans for the other inputs (docs/planner.md, step 12).
-    o.policy.reclaim_factor = 0;
     o.policy.enforce_budgets = true;
     o.policy.budgets = Budgets{};
     o.policy.budgets.cluster.nodes = 1;

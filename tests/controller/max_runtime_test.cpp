@@ -27,7 +27,6 @@ struct World {
       : catalog(tiny_catalog()), clock(kStart), cloud(clock) {
     ControllerOptions o;
     o.policy = tiny_policy();
-    o.policy.reclaim_factor = 0;  // its taint write would make the next loop plan
     o.policy.enforce_budgets = true;
     o.policy.budgets = Budgets{};
     o.policy.budgets.defaults.max_runtime = max_runtime;
