@@ -39,7 +39,7 @@ struct Reservation {
 // How long before a reservation's end its nodes are drained and nothing new is placed there
 // that would run past it: EC2 starts terminating a Capacity Block's instances 30 minutes before
 // its end time (EC2 User Guide, "Capacity Blocks for ML").
-inline constexpr Seconds kReservationEndMargin = 30 * 60;
+inline constexpr Seconds kReservationEndMargin = 1800;  // 30 minutes
 
 // Whether a job whose worst case is `worst_case` (nullopt: unbounded), started at `now`, ends
 // before the reservation's end margin. Always true for a reservation without an end.
