@@ -67,6 +67,7 @@ CREATE TABLE IF NOT EXISTS alerts(
 )sql";
 
 CapacityType capacity_from(const std::string& s) {
+  if (s == "reserved") return CapacityType::Reserved;
   return s == "on-demand" ? CapacityType::OnDemand : CapacityType::Spot;
 }
 

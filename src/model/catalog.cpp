@@ -154,6 +154,14 @@ void check_zones_have_one_provider(const CatalogOptions& options) {
   }
 }
 
+// An offering of `c` that sells what reservation `r` holds (its type in its zone), not reserved.
+const Offering* reservation_base(const Catalog& c, const Reservation& r) {
+  for (const Offering& o : c.offerings) {
+    if (!is_reserved(o) && o.instance_type == r.instance_type && o.zone == r.zone) return &o;
+  }
+  return nullptr;
+}
+
 }  // namespace
 
 const InstanceType* Catalog::find_type(std::string_view name) const {
@@ -315,8 +323,21 @@ Catalog build_catalog(std::vector<InstanceType> types, const CatalogOptions& opt
   for (std::uint32_t i = 0; i < c.types.size(); ++i) c.types_by_name[i] = i;
   std::sort(c.types_by_name.begin(), c.types_by_name.end(),
             [&](std::uint32_t a, std::uint32_t b) { return c.types[a].name < c.types[b].name; });
-  return with_pools(
-      c, options.pools.empty() ? std::vector<Pool>{default_pool(options.pool)} : options.pools);
+  c.reservations = options.reservations;
+  for (const Reservation& r : c.reservations) {
+    if (!reservation_base(c, r)) {
+      throw InputError("reservation " + r.id + ": the catalog sells no " + r.instance_type +
+                       " in zone " + r.zone);
+    }
+  }
+  std::vector<Pool> pools =
+      options.pools.empty() ? std::vector<Pool>{default_pool(options.pool)} : options.pools;
+  if (options.pools.empty()) {
+    // With no pools configured, the default pool launches into every reservation.
+    for (const Reservation& r : c.reservations)
+      pools.front().aws.capacity_reservation_selector_terms.push_back({{}, r.id});
+  }
+  return with_pools(c, std::move(pools));
 }
 
 Catalog with_pools(const Catalog& all, std::vector<Pool> pools) {
@@ -324,13 +345,32 @@ Catalog with_pools(const Catalog& all, std::vector<Pool> pools) {
   c.types = all.types;
   c.gpu_models = all.gpu_models;
   c.types_by_name = all.types_by_name;
+  c.reservations = all.reservations;
   c.pools = std::move(pools);
   for (Pool& p : c.pools) {
     for (Requirement& r : p.requirements) r = canonical_requirement(std::move(r), c.gpu_models);
   }
+  // Each reservation once, through no pool: what the cloud sells there, at its marginal price.
+  std::vector<Offering> reserved;
+  for (std::uint32_t ri = 0; ri < c.reservations.size(); ++ri) {
+    const Reservation& r = c.reservations[ri];
+    const Offering* base = reservation_base(all, r);
+    if (!base) continue;  // checked by build_catalog; a later catalog may have lost the type
+    Offering o = *base;
+    o.capacity_type = CapacityType::Reserved;
+    o.usd_per_hour = r.usd_per_hour;
+    o.micros_per_hour = dollars_to_micros(r.usd_per_hour);
+    o.labels.erase(std::string(label::kCapacityType));
+    o.labels.emplace(label::kCapacityType, to_string(CapacityType::Reserved));
+    o.labels.emplace(label::kCapacityReservationId, r.id);
+    o.labels.emplace(label::kCapacityReservationType, ec2_reservation_type(r.kind));
+    o.reservation = ri;
+    o.reservation_id = r.id;
+    reserved.push_back(std::move(o));
+  }
   for (std::uint32_t pi = 0; pi < c.pools.size(); ++pi) {
     const Pool& pool = c.pools[pi];
-    for (const Offering& base : all.offerings) {
+    auto offer = [&](const Offering& base) {
       const InstanceType& t = c.types[base.type_index];
       Offering o = base;
       o.labels.erase(std::string(label::kPool));
@@ -340,14 +380,21 @@ Catalog with_pools(const Catalog& all, std::vector<Pool> pools) {
       if (!pool.provider.empty()) {
         const auto provider = o.labels.find(label::kProvider);
         // An offering that names no provider is the one provider the run has.
-        if (provider != o.labels.end() && provider->second != pool.provider) continue;
+        if (provider != o.labels.end() && provider->second != pool.provider) return;
       }
-      if (!pool_admits(pool, o.labels)) continue;
+      if (!pool_admits(pool, o.labels)) return;
       o.pool_index = pi;
       o.taints = node_taints(pool, t);
       // kubelet maxPods caps what the packer puts on one node of the pool.
       if (pool.max_pods && o.allocatable.pods > *pool.max_pods) o.allocatable.pods = *pool.max_pods;
       c.offerings.push_back(std::move(o));
+    };
+    for (const Offering& base : all.offerings) {
+      if (!is_reserved(base)) offer(base);  // a reservation's are made again from `reserved`
+    }
+    for (const Offering& base : reserved) {
+      if (selects(pool.aws.capacity_reservation_selector_terms, c.reservations[*base.reservation]))
+        offer(base);
     }
   }
   return c;

@@ -7,6 +7,7 @@
 
 #include "model/offering.h"
 #include "model/pool.h"
+#include "model/reservation.h"
 
 namespace fitscale {
 
@@ -26,8 +27,11 @@ struct CatalogOptions {
   // A zone may belong to one provider only: a gang kept in one zone is then kept in one provider.
   std::map<std::string, ProviderPlace, std::less<>> places = {};
   std::string pool = "default";  // the default pool's name, when `pools` is empty
-  std::vector<Pool> pools;       // empty = default_pool(pool)
+  std::vector<Pool> pools;       // empty = default_pool(pool), which selects every reservation
   AllocatableRule allocatable;
+  // Capacity bought ahead: each is offered (capacity type reserved) through the pools whose
+  // capacityReservationSelectorTerms select it. Its type and zone must be sold by the catalog.
+  std::vector<Reservation> reservations = {};
 };
 
 // Instance types and the offerings built from them (pool x type x zone x capacity type, where
@@ -35,8 +39,9 @@ struct CatalogOptions {
 struct Catalog {
   std::vector<InstanceType> types;
   std::vector<Offering> offerings;
-  std::vector<Pool> pools;              // requirements canonical (label aliases resolved)
-  std::vector<std::string> gpu_models;  // distinct catalog model names, for label aliases
+  std::vector<Pool> pools;                // requirements canonical (label aliases resolved)
+  std::vector<std::string> gpu_models;    // distinct catalog model names, for label aliases
+  std::vector<Reservation> reservations;  // Offering::reservation indexes into it
   // Indexes into `types` sorted by name (filled by build_catalog) so find_type is a binary
   // search; when its size differs from `types` (a hand-built Catalog), find_type scans.
   std::vector<std::uint32_t> types_by_name;
@@ -56,6 +61,9 @@ inline constexpr std::int64_t kMaxCatalogVcpu = 100'000;
 inline constexpr std::int64_t kMaxCatalogMemoryMib = 100'000'000;  // about 95 TiB
 inline constexpr std::int64_t kMaxCatalogGpus = 1'000;
 inline constexpr double kMaxCatalogUsdPerHour = 100'000;
+
+// Whether an offering of the catalog launches into a reservation (capacity type reserved).
+inline bool is_reserved(const Offering& o) { return o.reservation.has_value(); }
 
 // Parses the catalog CSV; `source` names the file in errors ("catalog.csv:12: column
 // spot_usd_per_hour: ...").

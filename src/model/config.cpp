@@ -405,6 +405,59 @@ void read_provider_aws(const Reader& r, const YAML::Node& n, const std::string& 
   }
 }
 
+// `reservations:` (docs/reserved-capacity.md): what DescribeCapacityReservations would say.
+std::vector<Reservation> read_reservations(const Reader& r, const YAML::Node& n) {
+  r.expect_list(n, "reservations");
+  std::vector<Reservation> out;
+  std::set<std::string, std::less<>> ids;
+  for (std::size_t i = 0; i < n.size(); ++i) {
+    const YAML::Node e = n[i];
+    const std::string path = "reservations[" + std::to_string(i) + "]";
+    r.expect_map(e, path,
+                 {"id", "kind", "instanceType", "zone", "count", "end", "tags", "usdPerHour"});
+    if (e.IsNull() || !e["id"] || !e["instanceType"] || !e["zone"] || !e["count"])
+      r.fail(e, path, "needs an id, an instanceType, a zone and a count");
+    Reservation res;
+    res.id = r.string(e["id"], path + ".id");
+    if (!ids.insert(res.id).second) r.fail(e["id"], path + ".id", "is listed twice");
+    if (auto v = e["kind"]) {
+      res.kind =
+          r.choice<ReservationKind>(v, path + ".kind",
+                                    {{"capacity-reservation", ReservationKind::CapacityReservation},
+                                     {"capacity-block", ReservationKind::CapacityBlock}});
+    }
+    res.instance_type = r.string(e["instanceType"], path + ".instanceType");
+    res.zone = r.string(e["zone"], path + ".zone");
+    res.instance_count = r.integer(e["count"], path + ".count", 1);
+    if (res.instance_count > 100'000) r.fail(e["count"], path + ".count", "must be at most 100000");
+    if (auto v = e["end"]) {
+      const std::string text = r.string(v, path + ".end");
+      try {
+        res.end = parse_rfc3339(text);
+      } catch (const InputError&) {
+        r.fail(v, path + ".end",
+               "must be an RFC 3339 time (\"2026-01-07T12:00:00Z\"), got \"" + text + "\"");
+      }
+    }
+    if (res.kind == ReservationKind::CapacityBlock && !res.end)
+      r.fail(e, path, "a capacity-block needs its end");
+    if (auto v = e["tags"]) {
+      r.expect_open_map(v, path + ".tags");
+      for (const auto& kv : v) {
+        const std::string key = kv.first.Scalar();
+        res.tags[key] = r.string(kv.second, path + ".tags." + key, true);
+      }
+    }
+    if (auto v = e["usdPerHour"]) {
+      res.usd_per_hour = r.number(v, path + ".usdPerHour", 0);
+      // The catalog's bound: per-node prices times counts stay far from overflow.
+      if (res.usd_per_hour > 100'000) r.fail(v, path + ".usdPerHour", "must be at most 100000");
+    }
+    out.push_back(std::move(res));
+  }
+  return out;
+}
+
 std::vector<ProviderConfig> read_providers(const Reader& r, const YAML::Node& n) {
   r.expect_list(n, "providers");
   std::vector<ProviderConfig> out;
@@ -670,7 +723,7 @@ Config parse_config(std::string_view yaml, std::string_view source) {
   r.expect_map(root, "",
                {"zones", "region", "pool", "clusterName", "controller", "scaleDown", "allocatable",
                 "budgets", "alerts", "simulator", "aws", "metrics", "logFormat", "pools",
-                "providers", "policy"});
+                "providers", "policy", "reservations"});
   if (auto v = root["policy"]) {
     c.policy = r.choice<PolicyKind>(v, "policy",
                                     {{"fitscale", PolicyKind::Fitscale},
@@ -739,6 +792,7 @@ Config parse_config(std::string_view yaml, std::string_view source) {
   if (auto n = root["simulator"]) read_simulator(r, n, c.simulator);
   if (auto n = root["aws"]) read_aws(r, n, c.aws);
   if (auto n = root["providers"]) c.providers = read_providers(r, n);
+  if (auto n = root["reservations"]) c.reservations = read_reservations(r, n);
   if (auto n = root["pools"]) check_pool_providers(r, n, c);
   if (auto n = root["metrics"]) read_metrics(r, n, c.metrics);
   if (auto v = root["logFormat"]) {

@@ -16,6 +16,7 @@
 #include "model/offering.h"
 #include "model/pod.h"
 #include "model/pool.h"
+#include "model/reservation.h"
 #include "model/time.h"
 
 namespace fitscale {
@@ -194,6 +195,8 @@ struct Config {
   SimulatorConfig simulator;
   AwsConfig aws;
   std::vector<ProviderConfig> providers = {};
+  // `reservations:`: capacity bought ahead, for `simulate` and `plan` (`run` asks EC2 for them).
+  std::vector<Reservation> reservations = {};
   MetricsConfig metrics;
   LogFormat log_format = LogFormat::Text;
 };

@@ -52,7 +52,9 @@ Resources allocatable(const InstanceType& t, const AllocatableRule& rule) {
 }
 
 std::string Offering::key() const {
-  return instance_type + "/" + zone + "/" + to_string(capacity_type);
+  std::string k = instance_type + "/" + zone + "/" + to_string(capacity_type);
+  if (!reservation_id.empty()) k += "/" + reservation_id;
+  return k;
 }
 
 double spot_hourly_hazard(int bucket) {

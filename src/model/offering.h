@@ -59,8 +59,12 @@ struct Offering {
   std::vector<Taint> taints;
   // The provider instance it is launched through (docs/clouds.md); "" = the only one.
   std::string provider = {};
+  // Capacity type reserved: the reservation it launches into (index into Catalog::reservations).
+  std::optional<std::uint32_t> reservation = {};
+  std::string reservation_id = {};  // its id ("cr-0123..."), for keys and launches
 
-  // "p3.8xlarge/us-east-1a/spot": what the cloud sells, the same for every pool offering it.
+  // "p3.8xlarge/us-east-1a/spot": what the cloud sells, the same for every pool offering it;
+  // a reservation's is "p5.48xlarge/us-east-1a/reserved/cr-0123" (two may hold one type).
   std::string key() const;
 };
 

@@ -51,7 +51,17 @@ const char* to_string(PodPhase p) {
   return "Unknown";
 }
 
-const char* to_string(CapacityType c) { return c == CapacityType::Spot ? "spot" : "on-demand"; }
+const char* to_string(CapacityType c) {
+  switch (c) {
+    case CapacityType::Spot:
+      return "spot";
+    case CapacityType::OnDemand:
+      return "on-demand";
+    case CapacityType::Reserved:
+      return "reserved";
+  }
+  return "on-demand";
+}
 
 const std::string* Pod::capacity_node() const {
   if (holds_resources()) return &node_name;

@@ -18,7 +18,9 @@ namespace fitscale {
 inline constexpr std::string_view kBudgetGate = "fitscale.io/budget";
 
 enum class PodPhase { Pending, Running, Succeeded, Failed, Unknown };
-enum class CapacityType { Spot, OnDemand };
+// Reserved: an instance in capacity bought ahead (model/reservation.h); like on-demand, nobody
+// interrupts it.
+enum class CapacityType { Spot, OnDemand, Reserved };
 
 // What kube-scheduler last said about an unbound pod in its PodScheduled condition. Only
 // Unschedulable (status False, reason Unschedulable) means it tried every node and none could
@@ -29,7 +31,7 @@ enum class CapacityType { Spot, OnDemand };
 enum class SchedulerVerdict { Unschedulable, NotYet };
 
 const char* to_string(PodPhase p);
-const char* to_string(CapacityType c);  // "spot", "on-demand"
+const char* to_string(CapacityType c);  // "spot", "on-demand", "reserved"
 
 // Who created the pod: drives eviction rules (a Job's or a bare pod is "batch" and never
 // evicted to save money) and budget attribution.

@@ -64,6 +64,9 @@ struct AwsPoolTemplate {
   std::vector<AwsSelectorTerm> subnet_selector_terms;
   std::vector<AwsSelectorTerm> security_group_selector_terms;
   std::map<std::string, std::string> tags;  // added to the instances
+  // Karpenter's capacityReservationSelectorTerms: the reservations (ODCRs, Capacity Blocks) the
+  // pool launches into first, by id or tags (docs/reserved-capacity.md).
+  std::vector<AwsSelectorTerm> capacity_reservation_selector_terms = {};
   bool has_launch_template() const {
     return !launch_template_name.empty() || !launch_template_id.empty();
   }

@@ -159,7 +159,7 @@ class PoolReader : public YamlReader {
   AwsPoolTemplate aws_template(const YAML::Node& n, const std::string& path) const {
     expect_map(n, path,
                {"launchTemplate", "amiSSMParameter", "subnetSelectorTerms",
-                "securityGroupSelectorTerms", "tags"});
+                "securityGroupSelectorTerms", "capacityReservationSelectorTerms", "tags"});
     AwsPoolTemplate t;
     if (const YAML::Node lt = n["launchTemplate"]) {
       const std::string lp = path + ".launchTemplate";
@@ -180,6 +180,10 @@ class PoolReader : public YamlReader {
       t.subnet_selector_terms = selector_terms(v, path + ".subnetSelectorTerms");
     if (const YAML::Node v = n["securityGroupSelectorTerms"])
       t.security_group_selector_terms = selector_terms(v, path + ".securityGroupSelectorTerms");
+    if (const YAML::Node v = n["capacityReservationSelectorTerms"]) {
+      t.capacity_reservation_selector_terms =
+          selector_terms(v, path + ".capacityReservationSelectorTerms");
+    }
     if (const YAML::Node v = n["tags"]) t.tags = string_map(v, path + ".tags");
     return t;
   }

@@ -44,7 +44,8 @@ ClassPrices class_prices(const PodClass& c, const Catalog& catalog,
   ClassPrices out;
   for (std::uint32_t i : candidates) {
     const Offering& o = catalog.offerings[i];
-    if (!offering_admits(c, o)) continue;
+    // A reservation's room is limited: spot or on-demand is the choice for what it cannot hold.
+    if (is_reserved(o) || !offering_admits(c, o)) continue;
     const double usd = o.usd_per_hour * dominant_share(c.exemplar->requests, o.allocatable);
     if (o.capacity_type == CapacityType::OnDemand) {
       out.on_demand = std::min(out.on_demand, usd);

@@ -35,6 +35,7 @@ std::vector<OfferingChoice> choose_offerings_by_pool(const PodClass& c, const Ca
   const std::size_t pools = std::max<std::size_t>(1, catalog.pools.size());
   std::vector<std::vector<std::uint32_t>> spot(pools);
   std::vector<std::vector<std::uint32_t>> on_demand(pools);
+  std::vector<std::vector<std::uint32_t>> reserved(pools);
   std::vector<std::uint32_t> backed_off;
   const bool check_backoff = !policy.unavailable_offerings.empty();  // key() builds a string
   for (std::uint32_t i : candidates) {
@@ -43,6 +44,8 @@ std::vector<OfferingChoice> choose_offerings_by_pool(const PodClass& c, const Ca
     const std::size_t p = std::min<std::size_t>(o.pool_index, pools - 1);
     if (check_backoff && policy.unavailable_offerings.count(o.key()) > 0) {
       backed_off.push_back(i);
+    } else if (is_reserved(o)) {
+      reserved[p].push_back(i);
     } else if (o.capacity_type == CapacityType::Spot) {
       spot[p].push_back(i);
     } else {
@@ -51,11 +54,22 @@ std::vector<OfferingChoice> choose_offerings_by_pool(const PodClass& c, const Ca
   }
   struct Ranked {
     std::int64_t weight;
+    bool reserved;
     double price;  // of one pod on the pool's cheapest usable offering
     OfferingChoice choice;
   };
   std::vector<Ranked> ranked;
   for (std::uint32_t p = 0; p < pools; ++p) {
+    // Each reservation is a choice of its own, before the pool's spot and on-demand ones: its
+    // room is counted on its own (PoolBook), and a job it cannot hold moves on to the next.
+    const std::int64_t weight = p < catalog.pools.size() ? catalog.pools[p].weight : 0;
+    for (std::uint32_t i : reserved[p]) {
+      const Offering& o = catalog.offerings[i];
+      ranked.push_back({weight,
+                        true,
+                        o.usd_per_hour * dominant_share(c.exemplar->requests, o.allocatable),
+                        {p, {i}, {}}});
+    }
     std::vector<std::uint32_t>& usable = spot[p].empty() ? on_demand[p] : spot[p];
     if (usable.empty()) continue;
     double price = std::numeric_limits<double>::infinity();
@@ -63,11 +77,11 @@ std::vector<OfferingChoice> choose_offerings_by_pool(const PodClass& c, const Ca
       const Offering& o = catalog.offerings[i];
       price = std::min(price, o.usd_per_hour * dominant_share(c.exemplar->requests, o.allocatable));
     }
-    const std::int64_t weight = p < catalog.pools.size() ? catalog.pools[p].weight : 0;
-    ranked.push_back({weight, price, {p, std::move(usable), {}}});
+    ranked.push_back({weight, false, price, {p, std::move(usable), {}}});
   }
   std::stable_sort(ranked.begin(), ranked.end(), [](const Ranked& a, const Ranked& b) {
     if (a.weight != b.weight) return a.weight > b.weight;
+    if (a.reserved != b.reserved) return a.reserved;  // reserved first: it is paid for
     return a.price < b.price;
   });
   std::vector<OfferingChoice> out;

@@ -3,9 +3,10 @@
 // (Offering::pool_index): the class may use it when it fits, its labels (the pool's included)
 // satisfy the class's nodeSelector and required node affinity, and the class tolerates its
 // taints — the one feasibility check for new nodes. Pools are tried by weight, higher first,
-// then by the price of one pod on their cheapest usable offering. Within a pool: spot by
-// default, on-demand only for pods that require it or when no spot offering can take the
-// class; offerings backed off after a launch failure are set aside (they explain a
+// then by the price of one pod on their cheapest usable offering. Within a pool: first each
+// reservation it selects (capacity type reserved, one choice per reservation, while it has room:
+// PoolBook), then spot by default, on-demand only for pods that require it or when no spot offering
+// can take the class; offerings backed off after a launch failure are set aside (they explain a
 // CapacityBackoff reason).
 #include <cstdint>
 #include <vector>

@@ -89,7 +89,13 @@ std::size_t placement_hash(const PodClass& c) {
 class Planner {
  public:
   Planner(const Snapshot& s, const Catalog& c, const Policy& p, Time now)
-      : s_(s), catalog_(c), policy_(p), now_(now), pools_(s, c) {}
+      : s_(s),
+        catalog_(c),
+        policy_(p),
+        now_(now),
+        pools_(s, c),
+        reservations_end_(std::any_of(c.reservations.begin(), c.reservations.end(),
+                                      [](const Reservation& r) { return r.end.has_value(); })) {}
 
   Plan run() {
     collect_pending();
@@ -268,8 +274,8 @@ class Planner {
       const planner::OfferingChoice full =
           planner::choose_offerings(c, catalog_, policy_, all_zone_offerings_);
       if (!full.usable.empty()) {
-        const auto why =
-            pools_.refuse(full.pool, planner::charge_of(catalog_, full.usable.front(), 1));
+        const auto why = pools_.refuse_at(full.usable.front(),
+                                          planner::charge_of(catalog_, full.usable.front(), 1));
         return {UnschedulableKind::BudgetWait, why ? *why : "its pools are at their limits"};
       }
     }
@@ -277,25 +283,43 @@ class Planner {
             planner::no_offering_reason(c, catalog_, all_zone_offerings_)};
   }
 
+  // Whether a job of this worst case may run in offering `o`: anywhere but in a reservation
+  // that ends before it would (model/reservation.h); else why not.
+  std::optional<std::string> outlives(const Offering& o, std::optional<Seconds> worst_case) const {
+    if (!o.reservation) return std::nullopt;
+    const Reservation& r = catalog_.reservations[*o.reservation];
+    if (fits_before_end(r, worst_case, now_)) return std::nullopt;
+    return "reservation " + r.id + " ends at " + format_rfc3339(*r.end) +
+           "; the job's worst case " +
+           (worst_case ? "of " + format_duration(*worst_case) + " would outlive it"
+                       : "is unbounded (no activeDeadlineSeconds, fitscale.io/max-runtime or "
+                         "budget maxRuntime)");
+  }
+
   // Moves the class entry `e` (pods to launch for one job) to the first slot whose pool's
-  // limits take them, charging that pool; false (nothing charged) when none does.
+  // limits (and reservation's room and end) take them, charging it; false (nothing charged)
+  // when none does. Charges are booked by an offering of the slot (PoolBook::charge_at).
   bool charge_pool(std::pair<std::size_t, std::vector<std::uint32_t>>& e,
                    const std::vector<std::int64_t>& count,
                    std::vector<std::pair<std::uint32_t, planner::PoolCharge>>& charged,
-                   std::string& why) {
+                   std::string& why, std::optional<Seconds> worst_case) {
     const auto k = static_cast<std::int64_t>(e.second.size());
     for (int s = static_cast<int>(e.first); s >= 0; s = next_slot_[static_cast<std::size_t>(s)]) {
       const auto si = static_cast<std::size_t>(s);
       const ClassPacker& pk = *packers_[si];
-      planner::PoolCharge add = planner::charge_of(catalog_, pk, count[si] + k);
-      add -= planner::charge_of(catalog_, pk, count[si]);
-      const std::uint32_t pool = catalog_.offerings[usable_[si].front()].pool_index;
-      if (auto refusal = pools_.refuse(pool, add)) {
+      const std::uint32_t at = usable_[si].front();
+      if (auto refusal = outlives(catalog_.offerings[at], worst_case)) {
         if (why.empty()) why = *refusal;
         continue;
       }
-      pools_.charge(pool, add);
-      charged.emplace_back(pool, add);
+      planner::PoolCharge add = planner::charge_of(catalog_, pk, count[si] + k);
+      add -= planner::charge_of(catalog_, pk, count[si]);
+      if (auto refusal = pools_.refuse_at(at, add)) {
+        if (why.empty()) why = *refusal;
+        continue;
+      }
+      pools_.charge_at(at, add);
+      charged.emplace_back(at, add);
       e.first = si;
       return true;
     }
@@ -303,31 +327,43 @@ class Planner {
   }
 
   void uncharge(std::vector<std::pair<std::uint32_t, planner::PoolCharge>>& charged) {
-    for (auto& [pool, add] : charged) {
+    for (auto& [at, add] : charged) {
       planner::PoolCharge back;
       back -= add;
-      pools_.charge(pool, back);
+      pools_.charge_at(at, back);
     }
     charged.clear();
   }
 
+  // The groups' charges, one per pool (booked at the pool's first offering) and one per
+  // reservation (at its offering).
   void charges_by_pool(const std::vector<NewNodes>& groups,
                        std::vector<std::pair<std::uint32_t, planner::PoolCharge>>& out) const {
     for (const NewNodes& g : groups) {
-      const std::uint32_t pool = catalog_.offerings[g.offering].pool_index;
-      auto it =
-          std::find_if(out.begin(), out.end(), [&](const auto& e) { return e.first == pool; });
-      if (it == out.end()) it = out.insert(out.end(), {pool, {}});
+      const Offering& o = catalog_.offerings[g.offering];
+      auto it = std::find_if(out.begin(), out.end(), [&](const auto& e) {
+        const Offering& at = catalog_.offerings[e.first];
+        return is_reserved(o) ? e.first == g.offering
+                              : !is_reserved(at) && at.pool_index == o.pool_index;
+      });
+      if (it == out.end()) it = out.insert(out.end(), {g.offering, {}});
       it->second += planner::charge_of(catalog_, g.offering, g.count);
     }
   }
 
-  // A gang's plan within its pools' limits: pools that refuse it are left out, one at a time.
+  // A gang's plan within its pools' limits and its reservations' room: pools and reservations
+  // that refuse it are left out, one at a time.
   planner::GangPlan pack_gang_in_pools(
       const std::string& name, const std::vector<PodClass>& members,
-      std::vector<std::pair<std::uint32_t, planner::PoolCharge>>& charged) {
+      std::vector<std::pair<std::uint32_t, planner::PoolCharge>>& charged,
+      std::optional<Seconds> worst_case) {
     std::vector<std::uint32_t> candidates = zone_offerings_;
     std::string why;
+    std::erase_if(candidates, [&](std::uint32_t i) {
+      auto refusal = outlives(catalog_.offerings[i], worst_case);
+      if (refusal && why.empty()) why = *refusal;
+      return refusal.has_value();
+    });
     for (;;) {
       planner::GangPlan g = planner::pack_gang(name, members, catalog_, policy_, candidates);
       if (!g.ok || !pools_.limited()) {
@@ -340,21 +376,41 @@ class Planner {
       std::vector<std::pair<std::uint32_t, planner::PoolCharge>> by_pool;
       charges_by_pool(g.groups, by_pool);
       std::optional<std::uint32_t> refused;
-      for (const auto& [pool, add] : by_pool) {
-        if (auto r = pools_.refuse(pool, add)) {
+      for (const auto& [at, add] : by_pool) {
+        if (auto r = pools_.refuse_at(at, add)) {
           if (why.empty()) why = *r;
-          refused = pool;
+          refused = at;
           break;
         }
       }
       if (!refused) {
-        for (const auto& [pool, add] : by_pool) pools_.charge(pool, add);
+        for (const auto& [at, add] : by_pool) pools_.charge_at(at, add);
         charged = std::move(by_pool);
         return g;
       }
-      std::erase_if(candidates,
-                    [&](std::uint32_t i) { return catalog_.offerings[i].pool_index == *refused; });
+      // A full reservation is left out alone; a pool at its limits, whole.
+      const Offering& no = catalog_.offerings[*refused];
+      std::erase_if(candidates, [&](std::uint32_t i) {
+        return is_reserved(no) ? i == *refused : catalog_.offerings[i].pool_index == no.pool_index;
+      });
     }
+  }
+
+  // A job's worst-case runtime as its budget counts it (the longest its pods declare, else its
+  // namespace's maxRuntime); read only when a reservation ends, the one thing here that asks.
+  std::optional<Seconds> worst_case_of(const Job& j) const {
+    if (!reservations_end_) return std::nullopt;
+    std::optional<Seconds> worst;
+    for (std::uint32_t pi : j.pods) {
+      try {
+        const auto r = s_.pods[pi].declared_max_runtime();
+        if (r && (!worst || *r > *worst)) worst = r;
+      } catch (const InputError&) {
+        return std::nullopt;  // reported by admission; unbounded here
+      }
+    }
+    if (!worst) worst = policy_.budgets.for_namespace(std::string(j.ns)).max_runtime;
+    return worst;
   }
 
   void admit_jobs() {
@@ -463,6 +519,7 @@ class Planner {
           unschedulable(pi, UnschedulableKind::NoOffering, *bad_runtime);
         continue;
       }
+      const std::optional<Seconds> worst_case = worst_case_of(j);
       std::optional<planner::GangPlan> gang_plan;
       gang_dearest.clear();
       if (j.gang >= 0) {
@@ -479,7 +536,7 @@ class Planner {
           }
         }
         if (!existing_->place_gang(members, out_.placements, &done)) {
-          gang_plan = pack_gang_in_pools(g.name, members, pool_charged);
+          gang_plan = pack_gang_in_pools(g.name, members, pool_charged, worst_case);
           if (!gang_plan->ok) {
             for (std::uint32_t pi : j.pods) unschedulable(pi, gang_plan->kind, gang_plan->reason);
             continue;
@@ -516,7 +573,8 @@ class Planner {
           std::string why;
           bool refused = false;
           for (auto& e : per_class) {
-            if (!e.second.empty() && !charge_pool(e, count, pool_charged, why)) refused = true;
+            if (!e.second.empty() && !charge_pool(e, count, pool_charged, why, worst_case))
+              refused = true;
           }
           if (refused) {
             // The job's new nodes fit no pool's limits: all of it waits (limits are charged
@@ -887,7 +945,8 @@ class Planner {
   std::vector<std::uint32_t> zone_offerings_;      // in the zones, in pools with room
   std::vector<std::uint32_t> all_zone_offerings_;  // in the zones
   planner::PoolBook pools_;
-  std::vector<int> next_slot_;  // per slot, the class's slot in its next pool, or -1
+  bool reservations_end_ = false;  // some reservation ends: jobs' worst cases are read
+  std::vector<int> next_slot_;     // per slot, the class's slot in its next pool, or -1
   std::vector<PodClass> classes_;
   std::vector<std::optional<ClassPacker>> packers_;
   std::vector<int> pod_class_;

@@ -31,6 +31,7 @@ CatalogOptions catalog_options_from_config(const Config& config) {
   o.pool = config.pool;
   o.pools = config.pools;
   o.allocatable = config.allocatable;
+  o.reservations = config.reservations;
   // Several providers: catalog rows with no provider column are the first cloud's.
   for (const ProviderConfig& pc : config.providers) {
     if (pc.kind == ProviderKind::Static) continue;  // owned hardware sells no offerings

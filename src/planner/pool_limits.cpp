@@ -80,10 +80,21 @@ std::map<std::string, PoolCharge, std::less<>> usage_by_pool(const std::vector<N
 }
 
 PoolBook::PoolBook(const Snapshot& snapshot, const Catalog& catalog)
-    : catalog_(catalog), used_(catalog.pools.size()) {
-  limited_ = std::any_of(catalog.pools.begin(), catalog.pools.end(),
-                         [](const Pool& p) { return p.limits.any(); });
+    : catalog_(catalog), used_(catalog.pools.size()), reserved_nodes_(catalog.reservations.size()) {
+  limited_ =
+      !catalog.reservations.empty() || std::any_of(catalog.pools.begin(), catalog.pools.end(),
+                                                   [](const Pool& p) { return p.limits.any(); });
   if (!limited_) return;
+  if (!catalog.reservations.empty()) {
+    for (const Node& n : snapshot.nodes) {
+      if (!n.managed) continue;
+      const auto id = n.labels.find(label::kCapacityReservationId);
+      if (id == n.labels.end()) continue;
+      for (std::size_t r = 0; r < catalog.reservations.size(); ++r) {
+        if (catalog.reservations[r].id == id->second) ++reserved_nodes_[r];
+      }
+    }
+  }
   const auto usage = usage_by_pool(snapshot.nodes, catalog);
   for (std::uint32_t i = 0; i < catalog.pools.size(); ++i) {
     if (const auto u = usage.find(catalog.pools[i].name); u != usage.end()) used_[i] = u->second;
@@ -114,10 +125,32 @@ std::optional<std::string> PoolBook::refuse(std::uint32_t pool, const PoolCharge
   return std::nullopt;
 }
 
+std::optional<std::string> PoolBook::refuse_at(std::uint32_t offering,
+                                               const PoolCharge& add) const {
+  const Offering& o = catalog_.offerings[offering];
+  if (o.reservation && *o.reservation < reserved_nodes_.size()) {
+    const Reservation& r = catalog_.reservations[*o.reservation];
+    const std::int64_t left =
+        std::max<std::int64_t>(0, r.instance_count - reserved_nodes_[*o.reservation]);
+    if (add.nodes > left) {
+      return "reservation " + r.id + ": " + format_count(left) + " of its " +
+             format_count(r.instance_count) + " instances free, " + format_count(add.nodes) +
+             " needed";
+    }
+  }
+  return refuse(o.pool_index, add);
+}
+
+void PoolBook::charge_at(std::uint32_t offering, const PoolCharge& add) {
+  const Offering& o = catalog_.offerings[offering];
+  if (o.pool_index < used_.size()) used_[o.pool_index] += add;
+  if (o.reservation && *o.reservation < reserved_nodes_.size())
+    reserved_nodes_[*o.reservation] += add.nodes;
+}
+
 bool PoolBook::room_for(std::uint32_t offering) const {
   if (!limited_) return true;
-  const Offering& o = catalog_.offerings[offering];
-  return !refuse(o.pool_index, charge_of(catalog_, offering, 1));
+  return !refuse_at(offering, charge_of(catalog_, offering, 1));
 }
 
 std::vector<std::uint32_t> with_room(const PoolBook& book, std::vector<std::uint32_t> candidates) {

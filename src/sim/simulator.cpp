@@ -29,6 +29,15 @@ namespace fitscale {
 
 namespace {
 
+// The key (Offering::key) of the offering an instance was launched from; an instance in a
+// reservation names it in the labels its Node is to carry.
+std::string offering_key_of(const Instance& inst) {
+  std::string key = inst.instance_type + "/" + inst.zone + "/" + to_string(inst.capacity_type);
+  if (auto r = inst.node_labels.find(label::kCapacityReservationId); r != inst.node_labels.end())
+    key += "/" + r->second;
+  return key;
+}
+
 // Events at one instant run in this order: the cloud and the trace first, then the scheduler
 // binds, then the report samples, then the controller looks.
 enum Kind : int {
@@ -610,8 +619,7 @@ void Engine::boot(std::size_t idx) {
   Node n;
   n.name = "node-" + m.id.substr(2);
   n.provider_id = inst->provider_id;
-  const std::string key =
-      inst->instance_type + "/" + inst->zone + "/" + to_string(inst->capacity_type);
+  const std::string key = offering_key_of(*inst);
   auto o = offering_by_key_.find(key + "#" + inst->pool);
   if (o == offering_by_key_.end()) o = offering_by_key_.find(key);
   if (o != offering_by_key_.end()) {
@@ -700,8 +708,7 @@ void Engine::notice_cloud_changes() {
     m.launched = inst.launched_at - o_.start;
     const InstanceType* type = catalog_.find_type(inst.instance_type);
     m.gpus = type != nullptr ? type->gpu : 0;
-    auto o = offering_by_key_.find(inst.instance_type + "/" + inst.zone + "/" +
-                                   to_string(inst.capacity_type));
+    auto o = offering_by_key_.find(offering_key_of(inst));
     if (o != offering_by_key_.end()) m.alloc = o->second->allocatable;
     // The ledger already meters it: the controller starts every instance it launches or adopts.
     const std::size_t idx = meters_.size();

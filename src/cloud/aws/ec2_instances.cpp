@@ -4,6 +4,7 @@
 #include "cloud/aws/fleet_request.h"
 #include "cloud/aws/query_client.h"
 #include "model/error.h"
+#include "model/reservation.h"
 #include "model/time.h"
 
 namespace fitscale::aws {
@@ -40,8 +41,12 @@ void parse_describe_instances(const pugi::xml_node& response, const PriceLookup&
       i.instance_type = text(item, "instanceType");
       i.zone = item.child("placement").child_value("availabilityZone");
       i.state = item.child("instanceState").child_value("name");
-      i.capacity_type =
-          text(item, "instanceLifecycle") == "spot" ? CapacityType::Spot : CapacityType::OnDemand;
+      // An instance running in a Capacity Reservation or Capacity Block names it.
+      const std::string reservation = text(item, "capacityReservationId");
+      i.capacity_type = text(item, "instanceLifecycle") == "spot" ? CapacityType::Spot
+                        : !reservation.empty()                    ? CapacityType::Reserved
+                                                                  : CapacityType::OnDemand;
+      if (!reservation.empty()) i.node_labels.emplace(label::kCapacityReservationId, reservation);
       i.provider_id = provider_id(i.zone, i.id);
       i.launched_at = parse_aws_time(text(item, "launchTime"));
       for (auto tag : item.child("tagSet").children("item")) {

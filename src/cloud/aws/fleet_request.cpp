@@ -5,12 +5,13 @@
 #include "cloud/aws/aws_error.h"
 #include "cloud/aws/query_client.h"
 #include "model/error.h"
+#include "model/reservation.h"
 
 namespace fitscale::aws {
 
 std::string offering_key(const std::string& instance_type, const std::string& zone,
                          CapacityType capacity) {
-  return instance_type + "/" + zone + "/" + (capacity == CapacityType::Spot ? "spot" : "on-demand");
+  return instance_type + "/" + zone + "/" + to_string(capacity);
 }
 
 std::string fleet_client_token(const std::string& token) {
@@ -57,13 +58,25 @@ NameValues create_fleet_params(const LaunchRequest& r, const AwsProviderOptions&
     p.emplace_back(lt + "Overrides.1.AvailabilityZone", r.zone);
   }
   p.emplace_back("TargetCapacitySpecification.TotalTargetCapacity", std::to_string(r.count));
-  p.emplace_back("TargetCapacitySpecification.DefaultTargetCapacityType",
-                 spot ? "spot" : "on-demand");
+  // A reservation is launched into as on-demand capacity that uses the unused reservations of
+  // the type in the zone first, or as capacity-block capacity (CreateFleet, type instant: EC2
+  // API reference, CapacityReservationOptionsRequest and TargetCapacitySpecificationRequest).
+  const auto reservation = r.node_labels.find(label::kCapacityReservationType);
+  const bool capacity_block =
+      reservation != r.node_labels.end() && reservation->second == "capacity-block";
+  p.emplace_back("TargetCapacitySpecification.DefaultTargetCapacityType", spot ? "spot"
+                                                                          : capacity_block
+                                                                              ? "capacity-block"
+                                                                              : "on-demand");
   const std::string options = spot ? "SpotOptions." : "OnDemandOptions.";
   if (spot) {
     p.emplace_back("SpotOptions.AllocationStrategy", "price-capacity-optimized");
   } else {
     p.emplace_back("OnDemandOptions.AllocationStrategy", "lowest-price");
+  }
+  if (r.capacity_type == CapacityType::Reserved && !capacity_block) {
+    p.emplace_back("OnDemandOptions.CapacityReservationOptions.UsageStrategy",
+                   "use-capacity-reservations-first");
   }
   if (r.all_or_nothing) {
     // EC2 launches nothing unless it can launch all of them, of one type in one zone (the
@@ -94,6 +107,8 @@ NameValues create_fleet_params(const LaunchRequest& r, const AwsProviderOptions&
   tag(kTagPool, r.pool);
   tag(kTagJob, r.job);
   tag(kTagNamespace, r.owner_namespace);
+  if (auto id = r.node_labels.find(label::kCapacityReservationId); id != r.node_labels.end())
+    tag(std::string(label::kCapacityReservationId), id->second);
   tag("Name", "fitscale-" + o.cluster_name + "-" + (r.pool.empty() ? "default" : r.pool));
   if (!r.client_token.empty()) p.emplace_back("ClientToken", fleet_client_token(r.client_token));
   return p;
@@ -109,7 +124,10 @@ FleetAnswer parse_create_fleet(const pugi::xml_node& response, const LaunchReque
       i.instance_type = text(item, "instanceType");
       if (i.instance_type.empty()) i.instance_type = r.instance_type;
       i.zone = r.zone;
-      i.capacity_type = lifecycle == "spot" ? CapacityType::Spot : CapacityType::OnDemand;
+      // A reserved request's instances are in the reservation (on-demand lifecycle).
+      i.capacity_type = lifecycle == "spot"                         ? CapacityType::Spot
+                        : r.capacity_type == CapacityType::Reserved ? CapacityType::Reserved
+                                                                    : CapacityType::OnDemand;
       i.state = "pending";
       i.provider_id = provider_id(i.zone, i.id);
       i.launched_at = now;
@@ -124,6 +142,9 @@ FleetAnswer parse_create_fleet(const pugi::xml_node& response, const LaunchReque
   if (missing <= 0) return out;
   LaunchFailure f;
   f.offering_key = offering_key(r.instance_type, r.zone, r.capacity_type);
+  // A reservation's offering is backed off alone (Offering::key names it).
+  if (auto id = r.node_labels.find(label::kCapacityReservationId); id != r.node_labels.end())
+    f.offering_key += "/" + id->second;
   f.count = missing;
   for (auto e : response.child("errorSet").children("item")) {
     const std::string code = text(e, "errorCode");

@@ -44,7 +44,9 @@ std::vector<Taint> taints_from_json(const nlohmann::json& j, const char* what) {
 CapacityType capacity_type_from_string(const std::string& s) {
   if (s == "spot") return CapacityType::Spot;
   if (s == "on-demand") return CapacityType::OnDemand;
-  throw InputError("capacity_type: expected \"spot\" or \"on-demand\", got \"" + s + "\"");
+  if (s == "reserved") return CapacityType::Reserved;
+  throw InputError("capacity_type: expected \"spot\", \"on-demand\" or \"reserved\", got \"" + s +
+                   "\"");
 }
 
 nlohmann::json instance_to_json(const Instance& i) {
