@@ -254,6 +254,16 @@ const char* to_string(MisfitKind k) {
       return "resources";
     case MisfitKind::PodAntiAffinity:
       return "pod-anti-affinity";
+    case MisfitKind::VolumeZone:
+      return "volume-zone";
+    case MisfitKind::TopologySpread:
+      return "topology-spread";
+    case MisfitKind::ExistingPodAntiAffinity:
+      return "existing-pod-anti-affinity";
+    case MisfitKind::PodAntiAffinityTerm:
+      return "pod-anti-affinity-term";
+    case MisfitKind::PodAffinity:
+      return "pod-affinity";
   }
   return "none";
 }
@@ -279,7 +289,16 @@ std::string scheduler_reason(const Misfit& m) {
     case MisfitKind::Resources:
       return fmt::format("Insufficient {}", m.resource);
     case MisfitKind::PodAntiAffinity:
+    case MisfitKind::PodAntiAffinityTerm:
       return "node(s) didn't match pod anti-affinity rules";
+    case MisfitKind::VolumeZone:
+      return "node(s) had volume node affinity conflict";
+    case MisfitKind::TopologySpread:
+      return "node(s) didn't match pod topology spread constraints";
+    case MisfitKind::ExistingPodAntiAffinity:
+      return "node(s) didn't satisfy existing pods anti-affinity rules";
+    case MisfitKind::PodAffinity:
+      return "node(s) didn't match pod affinity rules";
   }
   return "";
 }

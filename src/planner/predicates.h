@@ -33,6 +33,13 @@ enum class MisfitKind : std::uint8_t {
   Taint,              // a NoSchedule/NoExecute taint the pod does not tolerate
   Resources,          // not enough free room of one resource
   PodAntiAffinity,    // required hostname anti-affinity with a pod on the node (either way)
+  // The topology steps a binder adds for pods placed now (planner/topology_filter.h); the
+  // planner decides them before placement, as node-label requirements (planner/topology.h).
+  VolumeZone,               // the pod's bound volumes are in another zone
+  TopologySpread,           // a DoNotSchedule spread constraint's skew, or its label missing
+  ExistingPodAntiAffinity,  // a pod in the node's domain has required anti-affinity to it
+  PodAntiAffinityTerm,      // its own required anti-affinity (a key other than the hostname)
+  PodAffinity,              // its required pod affinity: no matching pod in the node's domain
 };
 
 // A misfit with the numbers a message needs. Pointers and views point into the pod and node

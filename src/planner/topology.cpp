@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <deque>
-#include <limits>
 #include <map>
 #include <string>
 #include <unordered_map>
@@ -37,11 +36,7 @@ struct Tracker {
            selector == o.selector && key == o.key;
   }
   bool selects(const Pod& p) const {
-    if (all_namespaces) return matches(selector, p.labels);
-    const bool in_scope = namespaces.empty() ? p.ns == ns
-                                             : std::find(namespaces.begin(), namespaces.end(),
-                                                         p.ns) != namespaces.end();
-    return in_scope && matches(selector, p.labels);
+    return term_scope_includes(ns, namespaces, all_namespaces, p.ns) && matches(selector, p.labels);
   }
   std::int64_t at(std::string_view d) const {
     auto it = count.find(d);
@@ -65,8 +60,13 @@ struct Restriction {
   std::vector<Requirement> extra;  // preferred node affinity terms kept
   std::vector<LabelSelector> anti_hostname;
 
-  // Intersects the allowed values of `key` with `values` (sorted); false when none is left.
+  // Intersects the allowed values of `key` with `values` (sorted), less the forbidden ones;
+  // false when none is left.
   bool allow(const std::string& key, std::vector<std::string> values) {
+    if (auto f = not_in.find(key); f != not_in.end())
+      std::erase_if(values, [&](const std::string& d) {
+        return std::binary_search(f->second.begin(), f->second.end(), d);
+      });
     auto it = in.find(key);
     if (it == in.end()) {
       in.emplace(key, std::move(values));
@@ -137,7 +137,14 @@ class Resolver {
       order.push_back(i);
       any = any || p.constraints.any();
     }
-    if (!any) return std::nullopt;
+    // Bound pods' anti-affinity refuses pending pods of every kind (kube-scheduler honours
+    // existing pods' terms): where one runs, its domain is closed to the pods it selects.
+    for (const Pod& q : s_.pods) {
+      if (!q.holds_resources() || q.constraints.anti_affinity.empty()) continue;
+      auto n = node_index_.find(q.node_name);
+      if (n != node_index_.end()) repellers_.emplace_back(&q, n->second);
+    }
+    if (order.empty() || (!any && repellers_.empty())) return std::nullopt;
     std::sort(order.begin(), order.end(), [this](std::uint32_t a, std::uint32_t b) {
       const Pod& x = s_.pods[a];
       const Pod& y = s_.pods[b];
@@ -161,7 +168,8 @@ class Resolver {
         continue;
       }
       count_in(p, r);
-      if (p.constraints.any() || !r.in.empty()) rewrite(out.snapshot.pods[pi], r);
+      if (p.constraints.any() || !r.in.empty() || !r.not_in.empty())
+        rewrite(out.snapshot.pods[pi], r);
     }
     drop_refused(out, refused);
     return out;
@@ -318,18 +326,17 @@ class Resolver {
     }
     const Domains& d = domains(p, key, c.node_affinity_policy, c.node_taints_policy);
     const Tracker& t = tracker(p, c.selector, key, {}, false);
-    std::int64_t min = 0;
-    if (static_cast<std::int64_t>(d.counted.size()) >= std::max<std::int32_t>(1, c.min_domains)) {
-      min = std::numeric_limits<std::int64_t>::max();
-      for (const auto& v : d.counted) min = std::min(min, t.at(v));
-    }
-    const std::int64_t self = matches(c.selector, p.labels) ? 1 : 0;
+    std::vector<std::int64_t> counts;
+    counts.reserve(d.counted.size());
+    for (const auto& v : d.counted) counts.push_back(t.at(v));
+    const std::int64_t min = spread_floor(counts, c.min_domains);
+    const bool self = matches(c.selector, p.labels);
     const std::string* best = nullptr;
     std::int64_t best_count = 0;
     for (const auto& v : d.placeable) {
       if (!r.allows(key, v)) continue;
       const std::int64_t n = t.at(v);
-      if (n + self - min > c.max_skew) continue;
+      if (!within_skew(n, self, min, c.max_skew)) continue;
       if (!best || n < best_count) {
         best = &v;
         best_count = n;
@@ -406,6 +413,20 @@ class Resolver {
     return false;
   }
 
+  // The domains bound pods' anti-affinity terms that select `p` keep it out of.
+  void repelled(const Pod& p, Restriction& r) const {
+    for (const auto& [q, ni] : repellers_) {
+      for (const auto& term : q->constraints.anti_affinity) {
+        if (!term_scope_includes(q->ns, term.namespaces, term.all_namespaces, p.ns) ||
+            !matches(term.selector, p.labels))
+          continue;
+        const std::string key = canonical_key(term.topology_key);
+        const Labels& labels = node_labels_[ni];
+        if (auto v = labels.find(key); v != labels.end()) r.forbid(key, {v->second});
+      }
+    }
+  }
+
   bool volumes(const Pod& p, Restriction& r, std::string& why) {
     if (p.constraints.volume_zones.empty()) return true;
     std::vector<std::string> zones = sorted_unique(p.constraints.volume_zones);
@@ -473,6 +494,7 @@ class Resolver {
   // affinity (heaviest first), then ScheduleAnyway spread constraints.
   bool restrict(const Pod& p, Restriction& r, std::string& why) {
     const SchedulingConstraints& c = p.constraints;
+    repelled(p, r);
     if (!volumes(p, r, why)) return false;
     // Pods that another pod's required affinity selects, while only pending pods match it, go
     // to the domain promised for it.
@@ -628,12 +650,32 @@ class Resolver {
   std::deque<Labels> canonical_copies_;     // of the nodes whose own labels are not canonical
   std::unordered_map<std::string_view, std::size_t> node_index_;
   std::deque<Tracker> trackers_;  // a deque: references stay valid as trackers are added
+  std::vector<std::pair<const Pod*, std::size_t>> repellers_;  // bound pods with anti-affinity
   std::unordered_map<std::string, Domains> domain_cache_;
   std::unordered_map<std::string, bool> feasible_cache_;
   std::string sig_;  // signature() of the pod being decided: domains() and feasible() key on it
 };
 
 }  // namespace
+
+std::int64_t spread_floor(std::span<const std::int64_t> domain_counts, std::int32_t min_domains) {
+  if (domain_counts.empty() ||
+      static_cast<std::int64_t>(domain_counts.size()) < std::max<std::int32_t>(1, min_domains))
+    return 0;
+  return *std::min_element(domain_counts.begin(), domain_counts.end());
+}
+
+bool within_skew(std::int64_t in_domain, bool self_match, std::int64_t floor,
+                 std::int32_t max_skew) {
+  return in_domain + (self_match ? 1 : 0) - floor <= max_skew;
+}
+
+bool term_scope_includes(const std::string& owner_ns, const std::vector<std::string>& namespaces,
+                         bool all_namespaces, const std::string& ns) {
+  if (all_namespaces) return true;
+  if (namespaces.empty()) return ns == owner_ns;
+  return std::find(namespaces.begin(), namespaces.end(), ns) != namespaces.end();
+}
 
 std::optional<ResolvedTopology> resolve_topology(const Snapshot& s, const Catalog& catalog,
                                                  const Policy& policy) {

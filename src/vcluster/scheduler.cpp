@@ -12,6 +12,7 @@
 #include "model/time.h"
 #include "planner/pod_class.h"
 #include "planner/predicates.h"
+#include "planner/topology_filter.h"
 #include "vcluster/api_error.h"
 #include "vcluster/events.h"
 #include "vcluster/object_meta.h"
@@ -91,13 +92,18 @@ std::optional<std::string> gang_key(const Pod& pod) {
 }
 
 // Most-allocated first: the node where the pod leaves the least room, so pods pack onto nodes
-// the way the planner packed them and empty nodes stay empty (and get removed).
-NodeSlot* best_node(const Pod& pod, std::vector<NodeSlot>& slots, std::map<std::string, int>& why) {
+// the way the planner packed them and empty nodes stay empty (and get removed). `topology`: the
+// pod's required topology constraints against the pods placed so far (kube-scheduler filters
+// them after the feasibility check), or null when no pod in the pass has any.
+NodeSlot* best_node(const Pod& pod, std::vector<NodeSlot>& slots, std::map<std::string, int>& why,
+                    const planner::TopologyFilter::Verdict* topology = nullptr) {
   NodeSlot* best = nullptr;
   double best_share = -1;
   const planner::PodNeeds needs = planner::needs_of(pod);
   for (auto& s : slots) {
-    if (const planner::Misfit m = planner::misfit(needs, side_of(s))) {
+    planner::Misfit m = planner::misfit(needs, side_of(s));
+    if (!m && topology) m = planner::TopologyFilter::check(*topology, s.canonical);
+    if (m) {
       ++why[planner::scheduler_reason(m)];
       continue;
     }
@@ -249,9 +255,24 @@ SchedulerPass schedule_pending_pods(ObjectStore& store, const Clock& clock,
       // deleted meanwhile
     }
   }
+  // Topology spread and pod (anti-)affinity, checked only when some pod asks for them: a pending
+  // pod's constraints, or a bound pod's anti-affinity (it refuses pods of every kind).
+  const bool topology_on =
+      std::any_of(pending.begin(), pending.end(),
+                  [](const PendingPod& pp) { return pp.pod.constraints.any(); }) ||
+      std::any_of(bound.begin(), bound.end(),
+                  [](const Pod& p) { return !p.constraints.anti_affinity.empty(); });
+  std::vector<planner::TopologyFilter::NodeRef> topology_nodes;
+  if (topology_on) {
+    topology_nodes.reserve(slots.size());
+    for (const NodeSlot& s : slots) topology_nodes.push_back({&s.node, &s.canonical});
+  }
+  planner::TopologyFilter topology(std::move(topology_nodes));
+  auto slot_index = [&](const NodeSlot* s) { return static_cast<std::size_t>(s - slots.data()); };
   for (const Pod& p : bound) {
     auto it = slot_by_name.find(p.node_name);
     if (it == slot_by_name.end()) continue;
+    if (topology_on) topology.add(p, it->second);
     slots[it->second].used += p.requests;
     slots[it->second].free -= p.requests;
     slots[it->second].residents.push_back(&p);
@@ -317,7 +338,10 @@ SchedulerPass schedule_pending_pods(ObjectStore& store, const Clock& clock,
       if (!failure.empty()) break;
       NodeSlot* slot = nullptr;
       ClassCache& cache = caches[class_of[static_cast<std::size_t>(pp - pending.data())]];
-      if (lone && pp->pod.anti_affinity_hostname.empty()) {
+      if (topology_on) {
+        const planner::TopologyFilter::Verdict verdict = topology.verdict(pp->pod);
+        slot = best_node(pp->pod, slots, why, &verdict);
+      } else if (lone && pp->pod.anti_affinity_hostname.empty()) {
         if (cache.failure_epoch == epoch) {
           failure = cache.failure;
           break;
@@ -342,12 +366,15 @@ SchedulerPass schedule_pending_pods(ObjectStore& store, const Clock& clock,
         break;
       }
       take(*slot, pp->pod);
+      if (topology_on) topology.add(pp->pod, slot_index(slot));
       placed.emplace_back(pp, slot);
     }
     if (!failure.empty()) {
       // All or nothing: give back what this unit took.
-      for (auto it = placed.rbegin(); it != placed.rend(); ++it)
+      for (auto it = placed.rbegin(); it != placed.rend(); ++it) {
         give_back(*it->second, it->first->pod);
+        if (topology_on) topology.remove(it->first->pod, slot_index(it->second));
+      }
       if (!placed.empty()) ++epoch;
       for (auto* pp : unit) {
         bool newly = false;

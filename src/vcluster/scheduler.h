@@ -1,7 +1,10 @@
 #pragma once
 // The virtual cluster's built-in scheduler: binds pending pods to Ready, schedulable nodes with
 // the planner's predicates (resources, nodeSelector, required node affinity, taints, hostname
-// anti-affinity), so what the planner expects to fit does fit. Gangs (fitscale.io/gang or
+// anti-affinity), then, as kube-scheduler's filters do, the pod's required topology: bound
+// volumes' zones, DoNotSchedule topology spread, required pod affinity and anti-affinity on any
+// key, and other pods' anti-affinity to it (planner/topology_filter.h), so what the planner
+// expects to fit does fit, and spread pods land spread. Gangs (fitscale.io/gang or
 // scheduling.x-k8s.io/pod-group) are bound all at once or not at all. A pod that fits nowhere
 // gets PodScheduled=False/Unschedulable and one FailedScheduling event, as kube-scheduler does;
 // that is what autoscalers look for.
