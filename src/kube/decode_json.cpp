@@ -554,6 +554,16 @@ class Decoder {
         pod.scheduling_gates.emplace_back(get_string(g, "name", p, path));
       }
     }
+    dom::array volumes;
+    if (get_array(spec, "volumes", volumes, p, "spec")) {
+      for (dom::element e : volumes) {
+        dom::object claim;
+        if (e["persistentVolumeClaim"].get(claim) != simdjson::SUCCESS) continue;
+        std::string_view name;
+        if (claim["claimName"].get(name) == simdjson::SUCCESS && !name.empty())
+          pod.volume_claims.emplace_back(name);
+      }
+    }
     // Effective requests: what the scheduler reserves for the pod.
     Resources sum;
     for_each_object(spec, "containers", "spec", p, [&](dom::object c, const Path& path) {

@@ -26,6 +26,7 @@ KubeClusterView::KubeClusterView(const KubeConfig& config, const Clock& clock,
       pods_(config, std::move(codecs.pods), log, options.informer),
       pdbs_(config, std::move(codecs.pdbs), log, options.informer),
       gang_objects_(config, log, options.informer),
+      volumes_(config, log, options.informer),
       writer_(config, options.client),
       events_(config, clock, [&] {
         EventRecorderOptions e = options.events;
@@ -48,6 +49,7 @@ void KubeClusterView::start() {
   nodes_.start();
   pods_.start();
   pdbs_.start();
+  volumes_.start();
   std::lock_guard lock(write_mu_);
   gang_objects_.start(writer_);
 }
@@ -59,10 +61,12 @@ void KubeClusterView::stop() {
   pods_.request_stop();
   pdbs_.request_stop();
   gang_objects_.request_stop();
+  volumes_.request_stop();
   nodes_.stop();
   pods_.stop();
   pdbs_.stop();
   gang_objects_.stop();
+  volumes_.stop();
 }
 
 void KubeClusterView::set_write_gate(std::function<bool()> gate, std::string why) {
@@ -84,7 +88,7 @@ bool KubeClusterView::synced() const {
 std::uint64_t KubeClusterView::generation() const {
   // Each cache's counter only grows, so the sum changes whenever any of them does.
   return nodes_.cache().generation() + pods_.cache().generation() + pdbs_.cache().generation() +
-         gang_objects_.generation();
+         gang_objects_.generation() + volumes_.generation();
 }
 
 ClusterState KubeClusterView::observe() {
@@ -95,6 +99,7 @@ ClusterState KubeClusterView::observe() {
   s.pdbs = pdbs_.cache().items();
   s.bad_pods = pods_.cache().bad();
   gang_objects_.apply(s.pods);
+  volumes_.apply(s.pods);
   return s;
 }
 

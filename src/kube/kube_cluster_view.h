@@ -16,6 +16,7 @@
 #include "kube/event_recorder.h"
 #include "kube/gang_object_informers.h"
 #include "kube/informer.h"
+#include "kube/volume_topology.h"
 #include "obs/logger.h"
 
 namespace fitscale {
@@ -91,6 +92,7 @@ class KubeClusterView final : public ClusterView {
   Informer<PodDisruptionBudgetView> pdbs_;
   // PodGroups and JobSets, read only where their CRD is served (start()).
   GangObjectInformers gang_objects_;
+  VolumeInformers volumes_;  // PVC -> PV zones of pending pods (kube/volume_topology.h)
 
   std::mutex write_mu_;  // the writer connection is used by one caller at a time
   ApiClient writer_;

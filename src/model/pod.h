@@ -99,6 +99,9 @@ struct Pod {
   // (Kueue gates every workload it has not admitted with kueue.x-k8s.io/admission; fitscale's
   // webhook gates new pods of budgeted namespaces with fitscale.io/budget).
   std::vector<std::string> scheduling_gates;
+  // spec.volumes[].persistentVolumeClaim.claimName, in the pod's namespace: the claims whose
+  // bound volumes' zones become constraints.volume_zones (kube/volume_topology.h).
+  std::vector<std::string> volume_claims;
   // status.nominatedNodeName: the scheduler preempted pods there to make room for this one
   // and will bind it there; the pod takes that node's capacity, as kube-scheduler reserves it.
   std::string nominated_node;

@@ -42,6 +42,11 @@ std::vector<ResourceInfo> make_builtins() {
       // applied and dry-run against the virtual cluster (tests/e2e/test_deploy.py).
       builtin("", "configmaps", "configmap", "ConfigMap", true, {"cm"}),
       builtin("", "secrets", "secret", "Secret", true),
+      // Stored as written (no provisioner): the scheduler reads a bound claim's volume zone.
+      builtin("", "persistentvolumes", "persistentvolume", "PersistentVolume", false, {"pv"},
+              {"status"}),
+      builtin("", "persistentvolumeclaims", "persistentvolumeclaim", "PersistentVolumeClaim", true,
+              {"pvc"}, {"status"}),
       // What a ProvisioningRequest's podSets refer to (Kueue writes one per pod set).
       builtin("", "podtemplates", "podtemplate", "PodTemplate", true),
       builtin("", "services", "service", "Service", true, {"svc"}, {}, {"all"}),

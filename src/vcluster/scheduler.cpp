@@ -7,6 +7,7 @@
 #include <optional>
 
 #include "kube/pod_group_codec.h"
+#include "kube/volume_topology.h"
 #include "model/error.h"
 #include "model/pod_group.h"
 #include "model/time.h"
@@ -77,6 +78,22 @@ std::vector<PodGroupView> pod_groups(const ObjectStore& store) {
   for (const auto& g : store.list_shared(kPodGroupStorage).items) {
     try {
       out.push_back(decode_pod_group(*g));
+    } catch (const InputError&) {
+      continue;
+    }
+  }
+  return out;
+}
+
+// The stored claims and volumes, decoded as `fitscale run`'s informers decode them; one that
+// does not decode is skipped (its pods are then placed as if it constrained nothing).
+template <class T>
+std::vector<T> stored_views(const ObjectStore& store, const char* resource,
+                            T (*decode)(const nlohmann::json&)) {
+  std::vector<T> out;
+  for (const auto& o : store.list_shared(resource).items) {
+    try {
+      out.push_back(decode(*o));
     } catch (const InputError&) {
       continue;
     }
@@ -226,6 +243,9 @@ SchedulerPass schedule_pending_pods(ObjectStore& store, const Clock& clock,
   apply_pod_groups(live, pod_groups(store));
   forget_unsized_gangs(live, GangSizer::JobSet);
   forget_unsized_gangs(live, GangSizer::VolcanoPodGroup);
+  // A pod whose claim is bound to a zonal volume goes to that zone (VolumeZone, below).
+  apply_volume_zones(live, stored_views(store, "persistentvolumeclaims", &decode_claim),
+                     stored_views(store, "persistentvolumes", &decode_volume));
   for (std::size_t i = 0; i < live.size(); ++i) {
     const nlohmann::json& pj = *live_json[i];
     Pod p = std::move(live[i]);

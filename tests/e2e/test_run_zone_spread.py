@@ -5,9 +5,8 @@ replicas of a Deployment-style ReplicaSet whose pods carry a zone topology sprea
 same pods without the constraint get their nodes in one zone (the control, so the test fails
 when spread is not read).
 
-The virtual cluster's scheduler does not read spread constraints itself (issue 19 item 2 unifies
-it with the planner's check): with one pod per node by size, it can only bind each pod to the
-node launched for it.
+With one pod per node by size, the virtual cluster's scheduler (which honours the spread too)
+can only bind each pod to the node launched for it, so the zones are the planner's.
 """
 import os
 import sys
