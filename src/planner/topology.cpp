@@ -421,7 +421,7 @@ class Resolver {
             !matches(term.selector, p.labels))
           continue;
         const std::string key = canonical_key(term.topology_key);
-        const Labels& labels = node_labels_[ni];
+        const Labels& labels = *node_labels_[ni];
         if (auto v = labels.find(key); v != labels.end()) r.forbid(key, {v->second});
       }
     }
