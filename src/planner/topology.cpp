@@ -679,10 +679,12 @@ bool term_scope_includes(const std::string& owner_ns, const std::vector<std::str
 
 std::optional<ResolvedTopology> resolve_topology(const Snapshot& s, const Catalog& catalog,
                                                  const Policy& policy) {
-  // Most loops have no constrained pending pod (no trace pod has one): say so before the
-  // resolver indexes every node.
-  if (std::none_of(s.pods.begin(), s.pods.end(),
-                   [](const Pod& p) { return p.awaits_capacity() && p.constraints.any(); }))
+  // Most loops have no constrained pending pod and no bound pod whose anti-affinity repels
+  // pending ones (no trace pod has either): say so before the resolver indexes every node.
+  if (std::none_of(s.pods.begin(), s.pods.end(), [](const Pod& p) {
+        return (p.awaits_capacity() && p.constraints.any()) ||
+               (p.holds_resources() && !p.constraints.anti_affinity.empty());
+      }))
     return std::nullopt;
   return Resolver(s, catalog, policy).run();
 }
